@@ -1,0 +1,14 @@
+//! Hayate: a shogi engine speaking the USI protocol.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod movegen;
+pub mod perft;
+pub mod position;
+pub mod types;
+pub mod usi;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use position::Position;
+pub use types::{Color, Hand, Move, Piece, PieceType, Square};

@@ -1,0 +1,57 @@
+//! Perft: the number of leaf nodes of the legal move tree, for testing and timing the move
+//! generator.
+
+use crate::movegen::{generate_legal, MoveList};
+use crate::position::Position;
+use crate::types::Move;
+
+/// Counts the leaves `depth` plies down. The last ply is counted by generating the legal moves
+/// (bulk counting) rather than playing each one.
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    if depth == 1 {
+        return list.len() as u64;
+    }
+    let mut nodes = 0;
+    for &m in list.iter() {
+        pos.do_move(m);
+        nodes += perft(pos, depth - 1);
+        pos.undo_move(m);
+    }
+    nodes
+}
+
+/// Counts the leaves by playing and taking back every move, leaves included. Slower; it
+/// exercises `do_move` and `undo_move` on every node.
+pub fn perft_play_leaves(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    let mut nodes = 0;
+    for &m in list.iter() {
+        pos.do_move(m);
+        nodes += perft_play_leaves(pos, depth - 1);
+        pos.undo_move(m);
+    }
+    nodes
+}
+
+/// The leaf count below each root move, in generation order.
+pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    let mut out = Vec::with_capacity(list.len());
+    for &m in list.iter() {
+        pos.do_move(m);
+        let n = if depth <= 1 { 1 } else { perft(pos, depth - 1) };
+        pos.undo_move(m);
+        out.push((m, n));
+    }
+    out
+}

@@ -1,0 +1,713 @@
+//! The board state: pieces, hands, side to move, and the per-ply state that `do_move` pushes and
+//! `undo_move` pops (keys, checkers, blockers, repetition counters).
+
+mod entering;
+mod repetition;
+mod sfen;
+
+pub use entering::EnteringKingRule;
+pub use repetition::{Repetition, Sennichite};
+pub use sfen::{SfenError, HANDICAPS, STARTPOS};
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::types::{Color, Hand, Move, Piece, PieceType, Square};
+use crate::zobrist;
+
+/// What changes with every move and is restored by `undo_move` by popping it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StateInfo {
+    /// Zobrist key of the board and side to move.
+    pub board_key: u64,
+    /// Sum of the hand keys of both sides.
+    pub hand_key: u64,
+    /// Enemy pieces giving check to the side to move.
+    pub checkers: Bitboard,
+    /// `blockers[c]`: pieces of either colour that alone stand between `c`'s king and an enemy
+    /// slider. Those of colour `c` are pinned; those of the other colour give discovered check
+    /// when they move off the line.
+    pub blockers: [Bitboard; 2],
+    /// The piece the last move captured.
+    pub captured: Option<Piece>,
+    /// The move that led here (`None` at the root and after a null move).
+    pub last_move: Option<Move>,
+    /// Hands at this position (for superior/inferior repetition).
+    pub hands: [Hand; 2],
+    /// For each colour, how many of its moves in a row, up to this position, gave check.
+    pub continuous_checks: [u16; 2],
+    /// Plies since the start or the last null move: repetition looks back no further.
+    pub plies_from_null: u16,
+}
+
+/// A shogi position with its move history.
+#[derive(Clone)]
+pub struct Position {
+    board: [Option<Piece>; 81],
+    by_color: [Bitboard; 2],
+    by_type: [Bitboard; PieceType::NUM],
+    hands: [Hand; 2],
+    side: Color,
+    /// The SFEN move number: 1 at the start of a game, plus one per ply.
+    game_ply: u32,
+    kings: [Option<Square>; 2],
+    st: StateInfo,
+    history: Vec<StateInfo>,
+}
+
+impl PartialEq for Position {
+    /// Whole-state equality, history included: `undo_move` must restore exactly this.
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.by_color == other.by_color
+            && self.by_type == other.by_type
+            && self.hands == other.hands
+            && self.side == other.side
+            && self.game_ply == other.game_ply
+            && self.kings == other.kings
+            && self.st == other.st
+            && self.history == other.history
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_sfen())
+    }
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::startpos()
+    }
+}
+
+impl Position {
+    fn empty() -> Position {
+        Position {
+            board: [None; 81],
+            by_color: [Bitboard::EMPTY; 2],
+            by_type: [Bitboard::EMPTY; PieceType::NUM],
+            hands: [Hand::EMPTY; 2],
+            side: Color::Black,
+            game_ply: 1,
+            kings: [None; 2],
+            st: StateInfo {
+                board_key: 0,
+                hand_key: 0,
+                checkers: Bitboard::EMPTY,
+                blockers: [Bitboard::EMPTY; 2],
+                captured: None,
+                last_move: None,
+                hands: [Hand::EMPTY; 2],
+                continuous_checks: [0; 2],
+                plies_from_null: 0,
+            },
+            history: Vec::with_capacity(512),
+        }
+    }
+
+    /// The even-game start position.
+    pub fn startpos() -> Position {
+        Position::from_sfen(STARTPOS).expect("the start position parses")
+    }
+
+    // ---------------------------------------------------------------- accessors
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    #[inline(always)]
+    pub fn hand(&self, c: Color) -> Hand {
+        self.hands[c.index()]
+    }
+
+    #[inline(always)]
+    pub fn king_square(&self, c: Color) -> Option<Square> {
+        self.kings[c.index()]
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    #[inline(always)]
+    pub fn pieces_of(&self, c: Color) -> Bitboard {
+        self.by_color[c.index()]
+    }
+
+    #[inline(always)]
+    pub fn pieces_of_type(&self, pt: PieceType) -> Bitboard {
+        self.by_type[pt.index()]
+    }
+
+    #[inline(always)]
+    pub fn pieces(&self, c: Color, pt: PieceType) -> Bitboard {
+        self.by_type[pt.index()] & self.by_color[c.index()]
+    }
+
+    /// Every piece that moves like a gold: gold and the four promoted minor pieces.
+    #[inline(always)]
+    pub fn golds(&self) -> Bitboard {
+        let t = &self.by_type;
+        t[PieceType::Gold.index()]
+            | t[PieceType::ProPawn.index()]
+            | t[PieceType::ProLance.index()]
+            | t[PieceType::ProKnight.index()]
+            | t[PieceType::ProSilver.index()]
+    }
+
+    /// Pieces that step one square in every direction: king, horse and dragon.
+    #[inline(always)]
+    pub fn king_steppers(&self) -> Bitboard {
+        let t = &self.by_type;
+        t[PieceType::King.index()] | t[PieceType::Horse.index()] | t[PieceType::Dragon.index()]
+    }
+
+    #[inline(always)]
+    pub fn bishops_horses(&self) -> Bitboard {
+        self.by_type[PieceType::Bishop.index()] | self.by_type[PieceType::Horse.index()]
+    }
+
+    #[inline(always)]
+    pub fn rooks_dragons(&self) -> Bitboard {
+        self.by_type[PieceType::Rook.index()] | self.by_type[PieceType::Dragon.index()]
+    }
+
+    /// The SFEN move number.
+    pub fn game_ply(&self) -> u32 {
+        self.game_ply
+    }
+
+    /// The full Zobrist key: board, side to move and hands.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.st.board_key ^ self.st.hand_key
+    }
+
+    #[inline(always)]
+    pub fn board_key(&self) -> u64 {
+        self.st.board_key
+    }
+
+    #[inline(always)]
+    pub fn state(&self) -> &StateInfo {
+        &self.st
+    }
+
+    /// The states before the current one, oldest first.
+    pub fn history(&self) -> &[StateInfo] {
+        &self.history
+    }
+
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.st.checkers
+    }
+
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.st.checkers.is_nonempty()
+    }
+
+    /// Pieces of the side to move that may not leave the line to their king.
+    #[inline(always)]
+    pub fn pinned(&self) -> Bitboard {
+        self.st.blockers[self.side.index()] & self.by_color[self.side.index()]
+    }
+
+    #[inline(always)]
+    pub fn blockers(&self, king_color: Color) -> Bitboard {
+        self.st.blockers[king_color.index()]
+    }
+
+    pub fn last_move(&self) -> Option<Move> {
+        self.st.last_move
+    }
+
+    pub fn captured_piece(&self) -> Option<Piece> {
+        self.st.captured
+    }
+
+    // ---------------------------------------------------------------- attacks
+
+    /// Pieces of colour `c` that attack `sq`, with `occ` as the occupancy for sliders.
+    #[inline]
+    pub fn attackers_to(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        // Every step pattern is its own mirror image, so the pieces of `c` attacking `sq` stand
+        // on the squares that a piece of the other colour on `sq` would attack.
+        let them = !c;
+        let t = &self.by_type;
+        let attackers = (attacks::pawn_attacks(them, sq) & t[PieceType::Pawn.index()])
+            | (attacks::knight_attacks(them, sq) & t[PieceType::Knight.index()])
+            | (attacks::silver_attacks(them, sq) & t[PieceType::Silver.index()])
+            | (attacks::gold_attacks(them, sq) & self.golds())
+            | (attacks::king_attacks(sq) & self.king_steppers())
+            | (attacks::lance_attacks(them, sq, occ) & t[PieceType::Lance.index()])
+            | (attacks::bishop_attacks(sq, occ) & self.bishops_horses())
+            | (attacks::rook_attacks(sq, occ) & self.rooks_dragons());
+        attackers & self.by_color[c.index()]
+    }
+
+    #[inline]
+    pub fn is_attacked(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
+        self.attackers_to(by, sq, occ).is_nonempty()
+    }
+
+    /// Pieces that alone stand between the king of `c` on `ksq` and an enemy slider.
+    fn slider_blockers(&self, c: Color, ksq: Square) -> Bitboard {
+        let snipers = ((attacks::rook_step_ray(ksq) & self.rooks_dragons())
+            | (attacks::bishop_step_ray(ksq) & self.bishops_horses())
+            | (attacks::lance_step_ray(c, ksq) & self.by_type[PieceType::Lance.index()]))
+            & self.by_color[(!c).index()];
+        let occ = self.occupied();
+        let mut blockers = Bitboard::EMPTY;
+        for s in snipers {
+            let b = attacks::between(ksq, s) & occ;
+            if b.is_nonempty() && !b.has_more_than_one() {
+                blockers |= b;
+            }
+        }
+        blockers
+    }
+
+    /// Recomputes checkers and blockers after the board changed.
+    fn update_check_info(&mut self) {
+        let us = self.side;
+        self.st.checkers = match self.kings[us.index()] {
+            Some(k) => self.attackers_to(!us, k, self.occupied()),
+            None => Bitboard::EMPTY,
+        };
+        for c in Color::ALL {
+            self.st.blockers[c.index()] = match self.kings[c.index()] {
+                Some(k) => self.slider_blockers(c, k),
+                None => Bitboard::EMPTY,
+            };
+        }
+    }
+
+    // ---------------------------------------------------------------- board edits
+
+    #[inline(always)]
+    fn put_piece(&mut self, piece: Piece, sq: Square) {
+        let b = Bitboard::from_square(sq);
+        self.board[sq.index()] = Some(piece);
+        self.by_color[piece.color().index()] ^= b;
+        self.by_type[piece.piece_type().index()] ^= b;
+    }
+
+    #[inline(always)]
+    fn remove_piece(&mut self, piece: Piece, sq: Square) {
+        let b = Bitboard::from_square(sq);
+        self.board[sq.index()] = None;
+        self.by_color[piece.color().index()] ^= b;
+        self.by_type[piece.piece_type().index()] ^= b;
+    }
+
+    // ---------------------------------------------------------------- making moves
+
+    /// Plays a legal move. The move must come from the generator or have passed
+    /// [`is_legal`](Self::is_legal).
+    pub fn do_move(&mut self, m: Move) {
+        let us = self.side;
+        let them = !us;
+        self.history.push(self.st);
+        let mut board_key = self.st.board_key ^ zobrist::SIDE;
+        let mut hand_key = self.st.hand_key;
+        let to = m.to();
+        let mut captured = None;
+        if m.is_drop() {
+            let pt = m.dropped();
+            let piece = Piece::new(us, pt);
+            self.hands[us.index()].remove(pt);
+            hand_key = hand_key.wrapping_sub(zobrist::hand(us, pt));
+            self.put_piece(piece, to);
+            board_key ^= zobrist::piece_square(piece, to);
+        } else {
+            let from = m.from();
+            let piece = self.board[from.index()].expect("do_move: no piece on the origin square");
+            debug_assert_eq!(piece.color(), us);
+            if let Some(cap) = self.board[to.index()] {
+                debug_assert_eq!(cap.color(), them);
+                debug_assert_ne!(cap.piece_type(), PieceType::King);
+                let pt = cap.piece_type().unpromote();
+                self.remove_piece(cap, to);
+                board_key ^= zobrist::piece_square(cap, to);
+                self.hands[us.index()].add(pt);
+                hand_key = hand_key.wrapping_add(zobrist::hand(us, pt));
+                captured = Some(cap);
+            }
+            self.remove_piece(piece, from);
+            board_key ^= zobrist::piece_square(piece, from);
+            let moved = if m.is_promotion() {
+                Piece::new(us, piece.piece_type().promote())
+            } else {
+                piece
+            };
+            self.put_piece(moved, to);
+            board_key ^= zobrist::piece_square(moved, to);
+            if moved.piece_type() == PieceType::King {
+                self.kings[us.index()] = Some(to);
+            }
+        }
+        self.side = them;
+        self.game_ply += 1;
+        self.st.board_key = board_key;
+        self.st.hand_key = hand_key;
+        self.st.captured = captured;
+        self.st.last_move = Some(m);
+        self.st.hands = self.hands;
+        self.st.plies_from_null = self.st.plies_from_null.saturating_add(1);
+        self.update_check_info();
+        self.st.continuous_checks[us.index()] = if self.st.checkers.is_nonempty() {
+            self.st.continuous_checks[us.index()].saturating_add(1)
+        } else {
+            0
+        };
+    }
+
+    /// Takes back `m`, which must be the last move played.
+    pub fn undo_move(&mut self, m: Move) {
+        let them = self.side;
+        let us = !them;
+        let to = m.to();
+        let captured = self.st.captured;
+        if m.is_drop() {
+            let pt = m.dropped();
+            self.remove_piece(Piece::new(us, pt), to);
+            self.hands[us.index()].add(pt);
+        } else {
+            let from = m.from();
+            let moved = self.board[to.index()].expect("undo_move: no piece on the target square");
+            self.remove_piece(moved, to);
+            let piece = if m.is_promotion() {
+                Piece::new(us, moved.piece_type().unpromote())
+            } else {
+                moved
+            };
+            self.put_piece(piece, from);
+            if piece.piece_type() == PieceType::King {
+                self.kings[us.index()] = Some(from);
+            }
+            if let Some(cap) = captured {
+                self.put_piece(cap, to);
+                self.hands[us.index()].remove(cap.piece_type().unpromote());
+            }
+        }
+        self.side = us;
+        self.game_ply -= 1;
+        self.st = self
+            .history
+            .pop()
+            .expect("undo_move without a move to undo");
+    }
+
+    /// Passes the turn (for null-move pruning). The side to move must not be in check.
+    pub fn do_null_move(&mut self) {
+        debug_assert!(!self.in_check());
+        self.history.push(self.st);
+        self.st.board_key ^= zobrist::SIDE;
+        self.st.captured = None;
+        self.st.last_move = None;
+        self.st.plies_from_null = 0;
+        self.side = !self.side;
+        self.game_ply += 1;
+        // No piece moved, so blockers stand; the new side to move cannot be in check.
+        self.st.checkers = Bitboard::EMPTY;
+    }
+
+    pub fn undo_null_move(&mut self) {
+        self.side = !self.side;
+        self.game_ply -= 1;
+        self.st = self
+            .history
+            .pop()
+            .expect("undo_null_move without a null move");
+    }
+
+    /// Forgets the history (the game so far), keeping the position: repetition detection then
+    /// starts from here.
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+        self.st.plies_from_null = 0;
+    }
+
+    // ---------------------------------------------------------------- move properties
+
+    /// Whether a promotion would be forced for a piece of kind `pt` arriving on `to`: a pawn or
+    /// lance on the last rank, a knight on the last two (it could never move again).
+    #[inline(always)]
+    pub fn must_promote(color: Color, pt: PieceType, to: Square) -> bool {
+        match pt {
+            PieceType::Pawn | PieceType::Lance => to.relative_rank(color) == 0,
+            PieceType::Knight => to.relative_rank(color) < 2,
+            _ => false,
+        }
+    }
+
+    /// Whether a legal move gives check.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let Some(ksq) = self.kings[(!us).index()] else {
+            return false;
+        };
+        let to = m.to();
+        if m.is_drop() {
+            return attacks::attacks(us, m.dropped(), to, self.occupied()).contains(ksq);
+        }
+        let from = m.from();
+        let Some(piece) = self.board[from.index()] else {
+            return false;
+        };
+        let pt = if m.is_promotion() {
+            piece.piece_type().promote()
+        } else {
+            piece.piece_type()
+        };
+        let occ = self.occupied().without(from).with(to);
+        if attacks::attacks(us, pt, to, occ).contains(ksq) {
+            return true;
+        }
+        // Discovered check: a piece of ours shielding their king steps off the line.
+        self.st.blockers[(!us).index()].contains(from) && !attacks::aligned(ksq, from, to)
+    }
+
+    /// Whether `m` is legal here. For moves from outside the generator: a transposition table,
+    /// a book, the USI `position` command.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let us = self.side;
+        let them = !us;
+        let to = m.to();
+        let own = self.by_color[us.index()];
+        let ksq = self.kings[us.index()];
+        if m.is_drop() {
+            let pt = m.dropped();
+            if !self.hands[us.index()].has(pt) || self.board[to.index()].is_some() {
+                return false;
+            }
+            // Dead drops: a piece that could never move again.
+            if Position::must_promote(us, pt, to) {
+                return false;
+            }
+            // Nifu: no second unpromoted pawn on a file.
+            if pt == PieceType::Pawn
+                && (self.pieces(us, PieceType::Pawn) & Bitboard::file(to.file())).is_nonempty()
+            {
+                return false;
+            }
+            if let Some(k) = ksq {
+                let checkers = self.st.checkers;
+                if checkers.has_more_than_one() {
+                    return false;
+                }
+                if checkers.is_nonempty() && !attacks::between(k, checkers.lsb()).contains(to) {
+                    return false;
+                }
+            }
+            // Uchifuzume: a pawn drop may check but not mate.
+            if pt == PieceType::Pawn {
+                if let Some(ek) = self.kings[them.index()] {
+                    if attacks::pawn_attacks(us, to).contains(ek) && self.is_pawn_drop_mate(to) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+        let from = m.from();
+        let Some(piece) = self.board[from.index()] else {
+            return false;
+        };
+        if piece.color() != us || own.contains(to) {
+            return false;
+        }
+        let pt = piece.piece_type();
+        if !attacks::attacks(us, pt, from, self.occupied()).contains(to) {
+            return false;
+        }
+        if m.is_promotion() {
+            let zone = Bitboard::promotion_zone(us);
+            if !pt.can_promote() || !(zone.contains(from) || zone.contains(to)) {
+                return false;
+            }
+        } else if Position::must_promote(us, pt, to) {
+            return false;
+        }
+        if self.board[to.index()].map(|p| p.piece_type()) == Some(PieceType::King) {
+            // Only reachable from a position where the side not to move is in check, which
+            // from_sfen rejects; never capture a king.
+            return false;
+        }
+        let Some(k) = ksq else {
+            return true;
+        };
+        if pt == PieceType::King {
+            return !self.is_attacked(them, to, self.occupied().without(from));
+        }
+        let checkers = self.st.checkers;
+        if checkers.is_nonempty() {
+            if checkers.has_more_than_one() {
+                return false;
+            }
+            let c = checkers.lsb();
+            if to != c && !attacks::between(k, c).contains(to) {
+                return false;
+            }
+        }
+        !self.pinned().contains(from) || attacks::aligned(k, from, to)
+    }
+
+    /// Whether dropping a pawn of the side to move on `to`, which checks the enemy king, would
+    /// mate it (the uchifuzume test). Checks the three ways out of a pawn check: the king takes
+    /// the pawn, another piece takes it, or the king steps away. A pawn check is adjacent, so it
+    /// cannot be blocked.
+    pub fn is_pawn_drop_mate(&self, to: Square) -> bool {
+        let us = self.side;
+        let them = !us;
+        let Some(ek) = self.kings[them.index()] else {
+            return false;
+        };
+        let occ = self.occupied().with(to);
+        // The king takes the pawn unless we defend it.
+        // The king's own square is empty once it moves, so a slider behind it counts.
+        if !self.is_attacked(us, to, occ.without(ek)) {
+            return false;
+        }
+        // Another piece takes it unless that piece is pinned to its king off this square.
+        let takers = self.attackers_to(them, to, occ).without(ek);
+        if takers.is_nonempty() {
+            // Pins as they stand with the pawn on the board.
+            let mut with_pawn = self.clone_board_only();
+            with_pawn.put_piece(Piece::new(us, PieceType::Pawn), to);
+            let pinned = with_pawn.slider_blockers(them, ek) & self.by_color[them.index()];
+            for t in takers {
+                if !pinned.contains(t) || attacks::aligned(ek, t, to) {
+                    return false;
+                }
+            }
+        }
+        // The king steps to a square we do not attack.
+        let occ_without_king = occ.without(ek);
+        let escapes =
+            attacks::king_attacks(ek) & !self.by_color[them.index()] & !Bitboard::from_square(to);
+        for e in escapes {
+            if !self.is_attacked(us, e, occ_without_king) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// A copy of the board without the history, for hypothetical edits.
+    fn clone_board_only(&self) -> Position {
+        Position {
+            board: self.board,
+            by_color: self.by_color,
+            by_type: self.by_type,
+            hands: self.hands,
+            side: self.side,
+            game_ply: self.game_ply,
+            kings: self.kings,
+            st: self.st,
+            history: Vec::new(),
+        }
+    }
+
+    // ---------------------------------------------------------------- USI moves
+
+    /// Parses USI move text and checks that the move is legal here.
+    pub fn parse_usi_move(&self, text: &str) -> Result<Move, String> {
+        let m = parse_move_syntax(text).ok_or_else(|| format!("malformed move '{text}'"))?;
+        if self.is_legal(m) {
+            Ok(m)
+        } else {
+            Err(format!("illegal move '{text}' in {}", self.to_sfen()))
+        }
+    }
+
+    // ---------------------------------------------------------------- checking
+
+    /// Recomputes every key and cached set from scratch and compares: for tests and debugging.
+    pub fn is_consistent(&self) -> Result<(), String> {
+        let (board_key, hand_key) = self.compute_keys();
+        if board_key != self.st.board_key || hand_key != self.st.hand_key {
+            return Err("incremental key differs from a fresh one".into());
+        }
+        let mut fresh = self.clone_board_only();
+        fresh.update_check_info();
+        if fresh.st.checkers != self.st.checkers || fresh.st.blockers != self.st.blockers {
+            return Err("checkers or blockers differ from fresh ones".into());
+        }
+        if self.st.hands != self.hands {
+            return Err("state hands differ".into());
+        }
+        for sq in Square::all() {
+            let b = Bitboard::from_square(sq);
+            match self.board[sq.index()] {
+                Some(p) => {
+                    if !(self.by_color[p.color().index()] & self.by_type[p.piece_type().index()])
+                        .contains(sq)
+                    {
+                        return Err(format!("bitboards miss {p:?} on {sq}"));
+                    }
+                }
+                None => {
+                    if (self.occupied() & b).is_nonempty() {
+                        return Err(format!("bitboards have a piece on empty {sq}"));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The keys of the current board and hands, computed from nothing.
+    pub fn compute_keys(&self) -> (u64, u64) {
+        let mut board_key = if self.side == Color::White {
+            zobrist::SIDE
+        } else {
+            0
+        };
+        for sq in Square::all() {
+            if let Some(p) = self.board[sq.index()] {
+                board_key ^= zobrist::piece_square(p, sq);
+            }
+        }
+        let mut hand_key = 0u64;
+        for c in Color::ALL {
+            for pt in PieceType::HAND {
+                let n = self.hands[c.index()].count(pt) as u64;
+                hand_key = hand_key.wrapping_add(zobrist::hand(c, pt).wrapping_mul(n));
+            }
+        }
+        (board_key, hand_key)
+    }
+}
+
+/// Parses the shape of a USI move (`7g7f`, `8h2b+`, `P*5e`) without looking at a position.
+pub fn parse_move_syntax(text: &str) -> Option<Move> {
+    let b = text.as_bytes();
+    if b.len() == 4 && b[1] == b'*' {
+        let pt = PieceType::from_letter(b[0] as char)?;
+        if !b[0].is_ascii_uppercase() || !pt.is_hand_type() {
+            return None;
+        }
+        return Some(Move::drop(pt, Square::from_usi(&text[2..4])?));
+    }
+    if b.len() == 4 || (b.len() == 5 && b[4] == b'+') {
+        let from = Square::from_usi(text.get(0..2)?)?;
+        let to = Square::from_usi(text.get(2..4)?)?;
+        if from == to {
+            return None;
+        }
+        return Some(Move::normal(from, to, b.len() == 5));
+    }
+    None
+}
