@@ -465,7 +465,7 @@ mod tests {
     fn every_line_index_is_exhaustive() {
         // Every one of the 2^7 occupancies of each line, through every square.
         for sq in Square::all() {
-            for kind in 0..4 {
+            for (kind, &g) in GATHER[sq.index()].iter().enumerate() {
                 let (squares, len) = line_squares(sq.index() as u8, kind);
                 for index in 0..128usize {
                     let mut occ = Bitboard::EMPTY;
@@ -476,7 +476,6 @@ mod tests {
                     }
                     // Pieces off the line must not change the index.
                     let noise = !Bitboard(squares[..len].iter().fold(0u128, |b, &s| b | 1 << s));
-                    let g = GATHER[sq.index()][kind];
                     assert_eq!(g.index(occ), g.index(occ | noise));
                     assert_eq!(g.index(occ), index & ((1 << len.saturating_sub(2)) - 1));
                 }

@@ -143,7 +143,7 @@ impl Bitboard {
     pub const fn fill_files(self) -> Bitboard {
         const LOW8: u128 = RANK_A * 0xff;
         const TOP: u128 = RANK_A << 8;
-        let top = ((self.0 & LOW8) + LOW8 | self.0) & TOP;
+        let top = (((self.0 & LOW8) + LOW8) | self.0) & TOP;
         Bitboard(top | (top - (top >> 8)))
     }
 

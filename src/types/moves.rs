@@ -48,27 +48,27 @@ impl Move {
     }
 
     #[inline(always)]
-    const fn from_field(self) -> u16 {
+    const fn origin_field(self) -> u16 {
         (self.0.get() >> 7) & 0x7f
     }
 
     #[inline(always)]
     pub const fn is_drop(self) -> bool {
-        self.from_field() > DROP_BASE
+        self.origin_field() > DROP_BASE
     }
 
     /// The origin of a board move. Meaningless for a drop.
     #[inline(always)]
     pub const fn from(self) -> Square {
         debug_assert!(!self.is_drop());
-        Square::from_index_unchecked(self.from_field() as u8)
+        Square::from_index_unchecked(self.origin_field() as u8)
     }
 
     /// The piece kind of a drop. Meaningless for a board move.
     #[inline(always)]
     pub const fn dropped(self) -> PieceType {
         debug_assert!(self.is_drop());
-        match PieceType::from_u8((self.from_field() - DROP_BASE) as u8) {
+        match PieceType::from_u8((self.origin_field() - DROP_BASE) as u8) {
             Some(pt) => pt,
             None => PieceType::Pawn,
         }

@@ -18,7 +18,7 @@ pub enum Command {
     Usi,
     IsReady,
     UsiNewGame,
-    Position(Position),
+    Position(Box<Position>),
     GoPerft(u32),
     Display,
     Quit,
@@ -39,7 +39,7 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         "usinewgame" => Ok(Command::UsiNewGame),
         "quit" => Ok(Command::Quit),
         "d" => Ok(Command::Display),
-        "position" => parse_position(&rest).map(Command::Position),
+        "position" => parse_position(&rest).map(|p| Command::Position(Box::new(p))),
         "go" => match rest.as_slice() {
             ["perft", n] => n
                 .parse()
@@ -116,7 +116,7 @@ pub fn run(input: impl BufRead, out: &mut impl Write) -> std::io::Result<()> {
             }
             Ok(Command::IsReady) => writeln!(out, "readyok")?,
             Ok(Command::UsiNewGame) | Ok(Command::Empty) => {}
-            Ok(Command::Position(p)) => pos = p,
+            Ok(Command::Position(p)) => pos = *p,
             Ok(Command::GoPerft(depth)) => {
                 write_perft(out, &mut pos, depth)?;
             }
