@@ -15,12 +15,14 @@ use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Color, Move, PieceType, Square};
 
-/// More than the most legal moves any shogi position has (593).
-pub const MAX_MOVES: usize = 600;
+/// More than the most legal moves any position has: 593 with both kings on the board, 599 found
+/// with one king (tsume-style positions may lack the attacker's king), so keep ample room.
+pub const MAX_MOVES: usize = 1024;
 
-/// A fixed-capacity list of moves that lives on the stack.
+/// A fixed-capacity list of moves that lives on the stack, left uninitialised until written.
 pub struct MoveList {
-    moves: [MaybeUninit<Move>; MAX_MOVES],
+    /// The raw encodings of [`Move`]s; entries below `len` are written, valid moves.
+    moves: [MaybeUninit<u16>; MAX_MOVES],
     len: usize,
 }
 
@@ -41,8 +43,37 @@ impl MoveList {
 
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        self.moves[self.len].write(m);
+        self.moves[self.len].write(m.raw());
         self.len += 1;
+    }
+
+    /// Pushes `base | to` for every square `to` of `targets`, where `base` is a raw move to
+    /// square 0. The length stays in a register for the whole loop: kept in the struct, every
+    /// store would have to reload it.
+    #[inline(always)]
+    fn push_targets(&mut self, base: u16, targets: Bitboard) {
+        let mut len = self.len;
+        for to in targets {
+            self.moves[len].write(base | to.index() as u16);
+            len += 1;
+        }
+        self.len = len;
+    }
+
+    /// Writes eight moves `templates[i] | to` for each square `to` of `targets` and keeps the
+    /// first `n` of each eight. Drops use it: one vector store per target square, whatever the
+    /// number of kinds in hand. The templates are raw drop moves to square 0.
+    #[inline(always)]
+    fn push_drops(&mut self, templates: &[u16; 8], n: usize, targets: Bitboard) {
+        let mut len = self.len;
+        for to in targets {
+            let slots = &mut self.moves[len..len + 8];
+            for (slot, &t) in slots.iter_mut().zip(templates) {
+                slot.write(t | to.index() as u16);
+            }
+            len += n;
+        }
+        self.len = len;
     }
 
     #[inline(always)]
@@ -52,8 +83,9 @@ impl MoveList {
 
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        // SAFETY: the first `len` entries were written by `push` and never un-written; `Move` is
-        // `Copy`, so `MaybeUninit<Move>` has the layout of `Move`.
+        // SAFETY: the first `len` entries were written with the raw encoding of valid moves
+        // (`push` writes `Move::raw`, `push_drops` writes drop templates with a square or-ed in),
+        // and `Move` is a `repr(transparent)` `NonZeroU16`, so they are valid `Move`s.
         unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
     }
 
@@ -63,7 +95,7 @@ impl MoveList {
         for i in 0..self.len {
             let m = self.as_slice()[i];
             if keep(m) {
-                self.moves[n].write(m);
+                self.moves[n].write(m.raw());
                 n += 1;
             }
         }
@@ -119,51 +151,78 @@ pub fn count_legal(pos: &Position) -> usize {
     list.len
 }
 
-/// Appends the board moves from `from` to `to`, with and without promotion as the rules allow.
+/// Appends board moves, splitting each piece's targets into promoting and non-promoting sets
+/// with masks (no per-move tests), and keeping only the moves of generator kind `G`.
 struct Emitter<'a, const G: u8> {
     list: &'a mut MoveList,
-    us: Color,
     enemy: Bitboard,
+    /// The promotion zone, the last rank and the last two ranks of the side to move.
     zone: Bitboard,
+    last: Bitboard,
+    last_two: Bitboard,
 }
 
 impl<const G: u8> Emitter<'_, G> {
+    /// Pushes a move from `from` to every square of `targets`.
     #[inline(always)]
-    fn push(&mut self, from: Square, to: Square, promote: bool) {
-        let wanted = match G {
-            CAPTURES_PROMOTIONS => promote || self.enemy.contains(to),
-            QUIETS => !promote && !self.enemy.contains(to),
-            _ => true,
-        };
-        if wanted {
-            self.list.push(Move::normal(from, to, promote));
-        }
+    fn push_all(&mut self, from: Square, targets: Bitboard, promote: bool) {
+        let base = Move::normal(from, Square::from_index_unchecked(0), promote).raw();
+        self.list
+            .push_targets(base, out_filter::<G>(targets, self.enemy, promote));
     }
 
-    /// A piece that may promote (pawn, lance, knight, silver, bishop, rook).
+    /// The moves of one piece of kind `pt` from `from` to `targets`, with promotion as the rules
+    /// allow: optional when the move starts or ends in the zone, forced where the unpromoted
+    /// piece could never move again.
     #[inline(always)]
-    fn promotable(&mut self, pt: PieceType, from: Square, to: Square) {
-        if self.zone.contains(to) || self.zone.contains(from) {
-            self.push(from, to, true);
-            if !Position::must_promote(self.us, pt, to) {
-                self.push(from, to, false);
+    fn piece(&mut self, pt: PieceType, from: Square, targets: Bitboard) {
+        match pt {
+            // Pawn, lance and knight only move forward, so they can promote only on arriving in
+            // the zone; they must on the last rank (the knight on the last two).
+            PieceType::Pawn | PieceType::Lance => {
+                self.push_all(from, targets & self.zone, true);
+                self.push_all(from, targets.and_not(self.last), false);
             }
-        } else {
-            self.push(from, to, false);
+            PieceType::Knight => {
+                self.push_all(from, targets & self.zone, true);
+                self.push_all(from, targets.and_not(self.last_two), false);
+            }
+            PieceType::Silver | PieceType::Bishop | PieceType::Rook => {
+                let promoting = if self.zone.contains(from) {
+                    targets
+                } else {
+                    targets & self.zone
+                };
+                self.push_all(from, promoting, true);
+                self.push_all(from, targets, false);
+            }
+            _ => self.push_all(from, targets, false),
         }
     }
+}
 
-    #[inline(always)]
-    fn each(&mut self, pt: PieceType, from: Square, targets: Bitboard) {
-        if pt.can_promote() {
-            for to in targets {
-                self.promotable(pt, from, to);
-            }
-        } else {
-            for to in targets {
-                self.push(from, to, false);
+/// Moves of every piece of kind `pt` in `pieces` (which excludes pawns moved in bulk and the
+/// king). A pinned piece stays on the line through it and its king.
+#[inline(always)]
+fn piece_moves<const G: u8>(
+    pos: &Position,
+    out: &mut Emitter<G>,
+    pt: PieceType,
+    pieces: Bitboard,
+    target: Bitboard,
+    pinned: Bitboard,
+    king: Option<Square>,
+) {
+    let us = pos.side_to_move();
+    let occ = pos.occupied();
+    for from in pieces {
+        let mut targets = attacks::attacks(us, pt, from, occ) & target;
+        if pinned.contains(from) {
+            if let Some(k) = king {
+                targets &= attacks::line(k, from);
             }
         }
+        out.piece(pt, from, targets);
     }
 }
 
@@ -177,19 +236,22 @@ fn generate<const G: u8>(pos: &Position, list: &mut MoveList) {
     let king = pos.king_square(us);
     let mut out = Emitter::<G> {
         list,
-        us,
         enemy,
         zone: Bitboard::promotion_zone(us),
+        last: Bitboard::far_ranks(us, 1),
+        last_two: Bitboard::far_ranks(us, 2),
     };
 
     // King moves, each tested against the enemy's attacks without the king on the board.
     if let Some(k) = king {
         let occ_without_king = occ.without(k);
+        let mut safe = Bitboard::EMPTY;
         for to in attacks::king_attacks(k).and_not(own) {
             if !pos.is_attacked(them, to, occ_without_king) {
-                out.push(k, to, false);
+                safe = safe.with(to);
             }
         }
+        out.push_all(k, safe, false);
     }
 
     // Where other moves may go: anywhere not our own, or, in check, onto the checker or between
@@ -206,43 +268,116 @@ fn generate<const G: u8>(pos: &Position, list: &mut MoveList) {
 
     // Pawns not pinned, all at once: one shift moves every pawn forward.
     let pawns = pos.pieces(us, PieceType::Pawn);
+    let pushed = pawns.and_not(pinned).forward(us) & board_target;
     let back: i8 = match us {
         Color::Black => 1,
         Color::White => -1,
     };
-    for to in pawns.and_not(pinned).forward(us) & board_target {
-        let from = Square::from_index_unchecked((to.index() as i8 + back) as u8);
-        out.promotable(PieceType::Pawn, from, to);
+    let pawn_from = |to: Square| Square::from_index_unchecked((to.index() as i8 + back) as u8);
+    let (zone, last) = (out.zone, out.last);
+    for to in out_filter::<G>(pushed & zone, enemy, true) {
+        out.list.push(Move::normal(pawn_from(to), to, true));
+    }
+    for to in out_filter::<G>(pushed.and_not(last), enemy, false) {
+        out.list.push(Move::normal(pawn_from(to), to, false));
     }
 
-    // Every other piece, one by one; a pinned piece stays on the line through it and its king.
-    let piece_moves = |pt: PieceType, pieces: Bitboard, out: &mut Emitter<G>| {
-        for from in pieces {
-            let mut targets = attacks::attacks(us, pt, from, occ) & board_target;
-            if pinned.contains(from) {
-                if let Some(k) = king {
-                    targets &= attacks::line(k, from);
-                }
-            }
-            out.each(pt, from, targets);
-        }
-    };
-    piece_moves(PieceType::Pawn, pawns & pinned, &mut out);
-    for pt in [
+    let t = (board_target, pinned, king);
+    piece_moves(
+        pos,
+        &mut out,
+        PieceType::Pawn,
+        pawns & pinned,
+        t.0,
+        t.1,
+        t.2,
+    );
+    piece_moves(
+        pos,
+        &mut out,
         PieceType::Lance,
+        pos.pieces(us, PieceType::Lance),
+        t.0,
+        t.1,
+        t.2,
+    );
+    piece_moves(
+        pos,
+        &mut out,
         PieceType::Knight,
+        pos.pieces(us, PieceType::Knight),
+        t.0,
+        t.1,
+        t.2,
+    );
+    piece_moves(
+        pos,
+        &mut out,
         PieceType::Silver,
+        pos.pieces(us, PieceType::Silver),
+        t.0,
+        t.1,
+        t.2,
+    );
+    piece_moves(
+        pos,
+        &mut out,
+        PieceType::Gold,
+        pos.golds() & own,
+        t.0,
+        t.1,
+        t.2,
+    );
+    piece_moves(
+        pos,
+        &mut out,
         PieceType::Bishop,
+        pos.pieces(us, PieceType::Bishop),
+        t.0,
+        t.1,
+        t.2,
+    );
+    piece_moves(
+        pos,
+        &mut out,
         PieceType::Rook,
+        pos.pieces(us, PieceType::Rook),
+        t.0,
+        t.1,
+        t.2,
+    );
+    piece_moves(
+        pos,
+        &mut out,
         PieceType::Horse,
+        pos.pieces(us, PieceType::Horse),
+        t.0,
+        t.1,
+        t.2,
+    );
+    piece_moves(
+        pos,
+        &mut out,
         PieceType::Dragon,
-    ] {
-        piece_moves(pt, pos.pieces(us, pt), &mut out);
-    }
-    piece_moves(PieceType::Gold, pos.golds() & own, &mut out);
+        pos.pieces(us, PieceType::Dragon),
+        t.0,
+        t.1,
+        t.2,
+    );
 
     if G != CAPTURES_PROMOTIONS {
         generate_drops(pos, out.list, drop_target);
+    }
+}
+
+/// The targets of generator kind `G` among `targets`, for promoting or non-promoting moves.
+#[inline(always)]
+fn out_filter<const G: u8>(targets: Bitboard, enemy: Bitboard, promote: bool) -> Bitboard {
+    match G {
+        CAPTURES_PROMOTIONS if !promote => targets & enemy,
+        QUIETS if promote => Bitboard::EMPTY,
+        QUIETS => targets.and_not(enemy),
+        _ => targets,
     }
 }
 
@@ -271,56 +406,50 @@ fn generate_drops(pos: &Position, list: &mut MoveList, targets: Bitboard) {
                 }
             }
         }
-        for to in pawn_targets {
-            list.push(Move::drop(PieceType::Pawn, to));
-        }
+        list.push_targets(
+            Move::drop(PieceType::Pawn, Square::from_index_unchecked(0)).raw(),
+            pawn_targets,
+        );
     }
     if !hand.has_except_pawns() {
         return;
     }
 
-    // The other kinds, grouped by where they may land, square by square.
-    let mut anywhere = [PieceType::Pawn; 4];
-    let mut n = 0;
+    // The other kinds, grouped by where they may land: every square but the last two ranks
+    // (all kinds), the second-last rank (no knight), the last rank (no lance or knight).
+    let mut far = [0u16; 8];
+    let mut near = [0u16; 8];
+    let (mut nf, mut nn) = (0, 0);
+    let mut last_rank = [0u16; 8];
+    let mut nl = 0;
     for pt in [
+        PieceType::Lance,
+        PieceType::Knight,
         PieceType::Silver,
         PieceType::Gold,
         PieceType::Bishop,
         PieceType::Rook,
     ] {
-        if hand.has(pt) {
-            anywhere[n] = pt;
-            n += 1;
+        if !hand.has(pt) {
+            continue;
         }
-    }
-    let anywhere = &anywhere[..n];
-    let lance = hand.has(PieceType::Lance);
-    let knight = hand.has(PieceType::Knight);
-
-    for to in targets.and_not(last_two) {
-        if lance {
-            list.push(Move::drop(PieceType::Lance, to));
-        }
-        if knight {
-            list.push(Move::drop(PieceType::Knight, to));
-        }
-        for &pt in anywhere {
-            list.push(Move::drop(pt, to));
-        }
-    }
-    for to in (targets & last_two).and_not(last) {
-        if lance {
-            list.push(Move::drop(PieceType::Lance, to));
-        }
-        for &pt in anywhere {
-            list.push(Move::drop(pt, to));
-        }
-    }
-    if n > 0 {
-        for to in targets & last {
-            for &pt in anywhere {
-                list.push(Move::drop(pt, to));
+        let t = Move::drop(pt, Square::from_index_unchecked(0)).raw();
+        far[nf] = t;
+        nf += 1;
+        if pt != PieceType::Knight {
+            near[nn] = t;
+            nn += 1;
+            if pt != PieceType::Lance {
+                last_rank[nl] = t;
+                nl += 1;
             }
         }
+    }
+    list.push_drops(&far, nf, targets.and_not(last_two));
+    if nn > 0 {
+        list.push_drops(&near, nn, (targets & last_two).and_not(last));
+    }
+    if nl > 0 {
+        list.push_drops(&last_rank, nl, targets & last);
     }
 }

@@ -11,15 +11,23 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut list = MoveList::new();
-    generate_legal(pos, &mut list);
+    // One move list per ply, made once: building a list on every node costs a 2 KB memset
+    // (LLVM turns the uninitialised array into zeroes), about 5% of the time.
+    let mut lists: Vec<MoveList> = (0..depth).map(|_| MoveList::new()).collect();
+    perft_with(pos, depth, &mut lists)
+}
+
+fn perft_with(pos: &mut Position, depth: u32, lists: &mut [MoveList]) -> u64 {
+    let (list, deeper) = lists.split_first_mut().expect("one list per ply");
+    list.clear();
+    generate_legal(pos, list);
     if depth == 1 {
         return list.len() as u64;
     }
     let mut nodes = 0;
     for &m in list.iter() {
         pos.do_move(m);
-        nodes += perft(pos, depth - 1);
+        nodes += perft_with(pos, depth - 1, deeper);
         pos.undo_move(m);
     }
     nodes

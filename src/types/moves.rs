@@ -12,6 +12,7 @@ use super::{PieceType, Square};
 /// ```
 /// The mark bit is always set, so a move is never zero and `Option<Move>` is two bytes.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(transparent)]
 pub struct Move(NonZeroU16);
 
 const MARK: u16 = 1 << 15;
