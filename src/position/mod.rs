@@ -45,6 +45,9 @@ pub struct Position {
     board: [Option<Piece>; 81],
     by_color: [Bitboard; 2],
     by_type: [Bitboard; PieceType::NUM],
+    /// Unions of kinds that attack alike, kept up to date by `put_piece`/`remove_piece` because
+    /// attack tests read them constantly: see [`GROUPS`].
+    groups: [Bitboard; 4],
     hands: [Hand; 2],
     side: Color,
     /// The SFEN move number: 1 at the start of a game, plus one per ply.
@@ -54,12 +57,39 @@ pub struct Position {
     history: Vec<StateInfo>,
 }
 
+/// Group indices into `Position::groups`.
+const GOLDS: usize = 0;
+const KING_STEPPERS: usize = 1;
+const BISHOPS_HORSES: usize = 2;
+const ROOKS_DRAGONS: usize = 3;
+
+/// `GROUPS[pt][g]` is all ones when kind `pt` belongs to group `g`, so a board edit updates the
+/// groups without branches.
+const GROUPS: [[u128; 4]; PieceType::NUM] = {
+    let mut t = [[0u128; 4]; PieceType::NUM];
+    let all = u128::MAX;
+    t[PieceType::Gold as usize][GOLDS] = all;
+    t[PieceType::ProPawn as usize][GOLDS] = all;
+    t[PieceType::ProLance as usize][GOLDS] = all;
+    t[PieceType::ProKnight as usize][GOLDS] = all;
+    t[PieceType::ProSilver as usize][GOLDS] = all;
+    t[PieceType::King as usize][KING_STEPPERS] = all;
+    t[PieceType::Horse as usize][KING_STEPPERS] = all;
+    t[PieceType::Dragon as usize][KING_STEPPERS] = all;
+    t[PieceType::Bishop as usize][BISHOPS_HORSES] = all;
+    t[PieceType::Horse as usize][BISHOPS_HORSES] = all;
+    t[PieceType::Rook as usize][ROOKS_DRAGONS] = all;
+    t[PieceType::Dragon as usize][ROOKS_DRAGONS] = all;
+    t
+};
+
 impl PartialEq for Position {
     /// Whole-state equality, history included: `undo_move` must restore exactly this.
     fn eq(&self, other: &Position) -> bool {
         self.board == other.board
             && self.by_color == other.by_color
             && self.by_type == other.by_type
+            && self.groups == other.groups
             && self.hands == other.hands
             && self.side == other.side
             && self.game_ply == other.game_ply
@@ -87,6 +117,7 @@ impl Position {
             board: [None; 81],
             by_color: [Bitboard::EMPTY; 2],
             by_type: [Bitboard::EMPTY; PieceType::NUM],
+            groups: [Bitboard::EMPTY; 4],
             hands: [Hand::EMPTY; 2],
             side: Color::Black,
             game_ply: 1,
@@ -156,29 +187,23 @@ impl Position {
     /// Every piece that moves like a gold: gold and the four promoted minor pieces.
     #[inline(always)]
     pub fn golds(&self) -> Bitboard {
-        let t = &self.by_type;
-        t[PieceType::Gold.index()]
-            | t[PieceType::ProPawn.index()]
-            | t[PieceType::ProLance.index()]
-            | t[PieceType::ProKnight.index()]
-            | t[PieceType::ProSilver.index()]
+        self.groups[GOLDS]
     }
 
     /// Pieces that step one square in every direction: king, horse and dragon.
     #[inline(always)]
     pub fn king_steppers(&self) -> Bitboard {
-        let t = &self.by_type;
-        t[PieceType::King.index()] | t[PieceType::Horse.index()] | t[PieceType::Dragon.index()]
+        self.groups[KING_STEPPERS]
     }
 
     #[inline(always)]
     pub fn bishops_horses(&self) -> Bitboard {
-        self.by_type[PieceType::Bishop.index()] | self.by_type[PieceType::Horse.index()]
+        self.groups[BISHOPS_HORSES]
     }
 
     #[inline(always)]
     pub fn rooks_dragons(&self) -> Bitboard {
-        self.by_type[PieceType::Rook.index()] | self.by_type[PieceType::Dragon.index()]
+        self.groups[ROOKS_DRAGONS]
     }
 
     /// The SFEN move number.
@@ -258,7 +283,28 @@ impl Position {
 
     #[inline]
     pub fn is_attacked(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
-        self.attackers_to(by, sq, occ).is_nonempty()
+        let them = !by;
+        let t = &self.by_type;
+        let own = self.by_color[by.index()];
+        let steppers = (attacks::pawn_attacks(them, sq) & t[PieceType::Pawn.index()])
+            | (attacks::knight_attacks(them, sq) & t[PieceType::Knight.index()])
+            | (attacks::silver_attacks(them, sq) & t[PieceType::Silver.index()])
+            | (attacks::gold_attacks(them, sq) & self.golds())
+            | (attacks::king_attacks(sq) & self.king_steppers());
+        if (steppers & own).is_nonempty() {
+            return true;
+        }
+        // Sliders: look up the blocked attacks only when a slider stands on an open line
+        // through the square, which is rare; the empty-board rays are one load each.
+        let lances = t[PieceType::Lance.index()] & own;
+        let bishops = self.bishops_horses() & own;
+        let rooks = self.rooks_dragons() & own;
+        ((attacks::lance_step_ray(them, sq) & lances).is_nonempty()
+            && (attacks::lance_attacks(them, sq, occ) & lances).is_nonempty())
+            || ((attacks::bishop_step_ray(sq) & bishops).is_nonempty()
+                && (attacks::bishop_attacks(sq, occ) & bishops).is_nonempty())
+            || ((attacks::rook_step_ray(sq) & rooks).is_nonempty()
+                && (attacks::rook_attacks(sq, occ) & rooks).is_nonempty())
     }
 
     /// Pieces that alone stand between the king of `c` on `ksq` and an enemy slider.
@@ -297,18 +343,25 @@ impl Position {
 
     #[inline(always)]
     fn put_piece(&mut self, piece: Piece, sq: Square) {
-        let b = Bitboard::from_square(sq);
         self.board[sq.index()] = Some(piece);
+        self.toggle_piece(piece, sq);
+    }
+
+    #[inline(always)]
+    fn toggle_piece(&mut self, piece: Piece, sq: Square) {
+        let b = Bitboard::from_square(sq);
+        let pt = piece.piece_type().index();
         self.by_color[piece.color().index()] ^= b;
-        self.by_type[piece.piece_type().index()] ^= b;
+        self.by_type[pt] ^= b;
+        for (group, mask) in self.groups.iter_mut().zip(GROUPS[pt]) {
+            *group ^= Bitboard(b.0 & mask);
+        }
     }
 
     #[inline(always)]
     fn remove_piece(&mut self, piece: Piece, sq: Square) {
-        let b = Bitboard::from_square(sq);
         self.board[sq.index()] = None;
-        self.by_color[piece.color().index()] ^= b;
-        self.by_type[piece.piece_type().index()] ^= b;
+        self.toggle_piece(piece, sq);
     }
 
     // ---------------------------------------------------------------- making moves
@@ -611,6 +664,7 @@ impl Position {
             board: self.board,
             by_color: self.by_color,
             by_type: self.by_type,
+            groups: self.groups,
             hands: self.hands,
             side: self.side,
             game_ply: self.game_ply,
@@ -647,6 +701,15 @@ impl Position {
         }
         if self.st.hands != self.hands {
             return Err("state hands differ".into());
+        }
+        let mut groups = [Bitboard::EMPTY; 4];
+        for pt in PieceType::ALL {
+            for (g, mask) in groups.iter_mut().zip(GROUPS[pt.index()]) {
+                *g |= Bitboard(self.by_type[pt.index()].0 & mask);
+            }
+        }
+        if groups != self.groups {
+            return Err("piece groups differ from the piece bitboards".into());
         }
         for sq in Square::all() {
             let b = Bitboard::from_square(sq);
