@@ -2,9 +2,13 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod eval;
+pub mod mate;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod search;
+pub mod tt;
 pub mod types;
 pub mod usi;
 pub mod zobrist;

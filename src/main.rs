@@ -1,19 +1,20 @@
-use std::io::{self, BufWriter};
+use std::io;
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 
 use hayate::position::Position;
 use hayate::usi;
 
 const USAGE: &str = "usage: hayate                      run the USI engine on stdin/stdout
-       hayate perft <depth> [<sfen> | startpos | <handicap name>]";
+       hayate perft <depth> [<sfen> | startpos | <handicap name>]
+       hayate bench                run the fixed search benchmark (prints the node signature)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => {
             let stdin = io::stdin();
-            let stdout = io::stdout();
-            match usi::run(stdin.lock(), &mut BufWriter::new(stdout.lock())) {
+            match usi::run(stdin.lock(), Arc::new(Mutex::new(io::stdout()))) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("hayate: {e}");
@@ -22,6 +23,10 @@ fn main() -> ExitCode {
             }
         }
         Some("perft") => perft_command(&args[1..]),
+        Some("bench") => {
+            usi::bench::run(&|line| println!("{line}"));
+            ExitCode::SUCCESS
+        }
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS

@@ -76,6 +76,13 @@ impl MoveList {
         self.len = len;
     }
 
+    /// Overwrites entry `i` (which must be below `len`).
+    #[inline(always)]
+    pub fn set(&mut self, i: usize, m: Move) {
+        assert!(i < self.len);
+        self.moves[i].write(m.raw());
+    }
+
     #[inline(always)]
     pub fn clear(&mut self) {
         self.len = 0;

@@ -2,11 +2,13 @@
 
 use std::io::Write;
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 
 fn run(input: &str) -> String {
-    let mut out = Vec::new();
-    hayate::usi::run(input.as_bytes(), &mut out).unwrap();
-    String::from_utf8(out).unwrap()
+    let out = Arc::new(Mutex::new(Vec::<u8>::new()));
+    hayate::usi::run(input.as_bytes(), out.clone()).unwrap();
+    let bytes = out.lock().unwrap().clone();
+    String::from_utf8(bytes).unwrap()
 }
 
 #[test]
@@ -15,8 +17,28 @@ fn handshake() {
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("id name Hayate"));
     assert!(lines[1].starts_with("id author "));
-    assert_eq!(lines[2], "usiok");
-    assert_eq!(lines[3], "readyok");
+    for name in [
+        "USI_Hash",
+        "USI_Ponder",
+        "Threads",
+        "MultiPV",
+        "NetworkDelay",
+        "NetworkDelay2",
+        "MinimumThinkingTime",
+        "SlowMover",
+        "MaxMovesToDraw",
+        "EnteringKingRule",
+        "DrawValueBlack",
+        "DrawValueWhite",
+        "ResignValue",
+    ] {
+        assert!(
+            out.contains(&format!("option name {name} type ")),
+            "missing option {name}"
+        );
+    }
+    let usiok = lines.iter().position(|l| *l == "usiok").unwrap();
+    assert_eq!(lines[usiok + 1], "readyok");
 }
 
 #[test]

@@ -1,16 +1,34 @@
-//! The USI protocol: commands parsed from lines, replies formatted to lines.
+//! The USI protocol: commands parsed from lines, an engine driven by them, replies formatted to
+//! lines.
 //!
-//! The loop reads from any `BufRead` and writes to any `Write`, so tests drive it in memory.
+//! The protocol thread reads commands; each `go` runs on a search thread, so `stop`,
+//! `ponderhit`, `gameover` and `quit` take effect during a search. Both threads write through
+//! one locked output. The loop reads from any `BufRead` and writes to any `Write`, so tests
+//! drive it in memory.
+
+pub mod bench;
+mod format;
+pub mod options;
 
 use std::io::{BufRead, Write};
-use std::time::Instant;
+use std::sync::atomic::Ordering;
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
-use crate::movegen::{generate_legal, MoveList};
+pub use format::format_info;
+use options::Options;
+
 use crate::perft;
 use crate::position::Position;
+use crate::search::{self, BestMove, Limits, Shared};
+use crate::tt::TranspositionTable;
 
 pub const ENGINE_NAME: &str = concat!("Hayate ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the Hayate developers";
+
+/// Longest input line accepted; longer ones are rejected whole.
+const MAX_LINE: usize = 64 * 1024;
 
 /// A parsed command line.
 #[derive(Debug, PartialEq)]
@@ -18,8 +36,17 @@ pub enum Command {
     Usi,
     IsReady,
     UsiNewGame,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
     Position(Box<Position>),
+    Go(Box<Limits>),
     GoPerft(u32),
+    Stop,
+    PonderHit(Option<Box<Limits>>),
+    GameOver,
+    Bench,
     Display,
     Quit,
     /// A blank line: ignored.
@@ -28,6 +55,9 @@ pub enum Command {
 
 /// Parses one line. Errors are the text for an `info string`.
 pub fn parse_command(line: &str) -> Result<Command, String> {
+    if line.len() > MAX_LINE {
+        return Err(format!("line of {} bytes is too long", line.len()));
+    }
     let mut words = line.split_whitespace();
     let Some(first) = words.next() else {
         return Ok(Command::Empty);
@@ -38,8 +68,19 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         "isready" => Ok(Command::IsReady),
         "usinewgame" => Ok(Command::UsiNewGame),
         "quit" => Ok(Command::Quit),
+        "stop" => Ok(Command::Stop),
+        "gameover" => Ok(Command::GameOver),
+        "bench" => Ok(Command::Bench),
         "d" => Ok(Command::Display),
+        "setoption" => parse_setoption(&rest),
         "position" => parse_position(&rest).map(|p| Command::Position(Box::new(p))),
+        "ponderhit" => {
+            if rest.is_empty() {
+                Ok(Command::PonderHit(None))
+            } else {
+                parse_go(&rest).map(|l| Command::PonderHit(Some(Box::new(l))))
+            }
+        }
         "go" => match rest.as_slice() {
             ["perft", n] => n
                 .parse()
@@ -48,10 +89,80 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
                 .map(Command::GoPerft)
                 .ok_or_else(|| format!("bad perft depth '{n}'")),
             ["perft"] => Err("go perft needs a depth".into()),
-            _ => Err("only 'go perft <depth>' is supported by this build".into()),
+            _ => parse_go(&rest).map(|l| Command::Go(Box::new(l))),
         },
         other => Err(format!("unknown command '{other}'")),
     }
+}
+
+fn parse_setoption(words: &[&str]) -> Result<Command, String> {
+    // setoption name <id> [value <x>]; names have no spaces, values may.
+    match words {
+        ["name", name] => Ok(Command::SetOption {
+            name: name.to_string(),
+            value: None,
+        }),
+        ["name", name, "value", value @ ..] => {
+            let v = value.join(" ");
+            let v = if v == "<empty>" { String::new() } else { v };
+            Ok(Command::SetOption {
+                name: name.to_string(),
+                value: Some(v),
+            })
+        }
+        _ => Err("setoption needs 'name <id> [value <x>]'".into()),
+    }
+}
+
+/// The arguments of `go` (and of `ponderhit` with times).
+pub fn parse_go(words: &[&str]) -> Result<Limits, String> {
+    let mut l = Limits::default();
+    let mut i = 0;
+    let number = |i: usize, what: &str| -> Result<u64, String> {
+        let w = words
+            .get(i)
+            .ok_or_else(|| format!("go {what} needs a number"))?;
+        // GUIs may send negative remaining times after an overrun: treat them as zero.
+        match w.parse::<i64>() {
+            Ok(n) => Ok(n.max(0) as u64),
+            Err(_) => Err(format!("go {what}: '{w}' is not a number")),
+        }
+    };
+    while i < words.len() {
+        match words[i] {
+            "btime" => l.time[0] = number(i + 1, "btime")?,
+            "wtime" => l.time[1] = number(i + 1, "wtime")?,
+            "binc" => l.inc[0] = number(i + 1, "binc")?,
+            "winc" => l.inc[1] = number(i + 1, "winc")?,
+            "byoyomi" => l.byoyomi = number(i + 1, "byoyomi")?,
+            "movetime" => l.movetime = Some(number(i + 1, "movetime")?),
+            "depth" => l.depth = Some(number(i + 1, "depth")?.min(1000) as i32),
+            "nodes" => l.nodes = Some(number(i + 1, "nodes")?),
+            "infinite" => {
+                l.infinite = true;
+                i += 1;
+                continue;
+            }
+            "ponder" => {
+                l.ponder = true;
+                i += 1;
+                continue;
+            }
+            "mate" => {
+                l.mate = Some(match words.get(i + 1) {
+                    Some(&"infinite") | None => None,
+                    Some(_) => Some(number(i + 1, "mate")?),
+                });
+            }
+            "searchmoves" => {
+                l.searchmoves = words[i + 1..].iter().map(|s| s.to_string()).collect();
+                break;
+            }
+            other => return Err(format!("unknown go parameter '{other}'")),
+        }
+        i += 2;
+    }
+    Ok(l)
 }
 
 /// `position startpos|sfen <board> <side> <hand> [<ply>]|<handicap name> [moves m1 m2 ...]`.
@@ -103,33 +214,257 @@ pub fn write_perft(out: &mut impl Write, pos: &mut Position, depth: u32) -> std:
     Ok(total)
 }
 
-/// Reads commands until `quit` or the end of input.
-pub fn run(input: impl BufRead, out: &mut impl Write) -> std::io::Result<()> {
-    let mut pos = Position::startpos();
-    for line in input.lines() {
-        let line = line?;
-        match parse_command(&line) {
-            Ok(Command::Usi) => {
-                writeln!(out, "id name {ENGINE_NAME}")?;
-                writeln!(out, "id author {ENGINE_AUTHOR}")?;
-                writeln!(out, "usiok")?;
-            }
-            Ok(Command::IsReady) => writeln!(out, "readyok")?,
-            Ok(Command::UsiNewGame) | Ok(Command::Empty) => {}
-            Ok(Command::Position(p)) => pos = *p,
-            Ok(Command::GoPerft(depth)) => {
-                write_perft(out, &mut pos, depth)?;
-            }
-            Ok(Command::Display) => {
-                write!(out, "{}", pos.pretty())?;
-                let mut list = MoveList::new();
-                generate_legal(&pos, &mut list);
-                writeln!(out, "Legal moves: {}", list.len())?;
-            }
-            Ok(Command::Quit) => break,
-            Err(e) => writeln!(out, "info string {e}")?,
-        }
-        out.flush()?;
+/// Output shared by the protocol thread and the search thread.
+pub type SharedOut = Arc<Mutex<dyn Write + Send>>;
+
+fn emit(out: &SharedOut, text: &str) {
+    if let Ok(mut o) = out.lock() {
+        // A closed output (the GUI went away) is not our problem to report.
+        let _ = writeln!(o, "{text}");
+        let _ = o.flush();
     }
+}
+
+/// A running `go`.
+struct Running {
+    shared: Arc<Shared>,
+    handle: JoinHandle<()>,
+    limits: Limits,
+    side: crate::types::Color,
+    game_ply: u32,
+}
+
+/// The engine state the protocol drives.
+pub struct Engine {
+    out: SharedOut,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    pos: Position,
+    running: Option<Running>,
+}
+
+impl Engine {
+    pub fn new(out: SharedOut) -> Engine {
+        Engine {
+            out,
+            options: Options::default(),
+            // A small table until `isready` sizes it, so `usi` answers at once.
+            tt: Arc::new(TranspositionTable::new(1)),
+            pos: Position::startpos(),
+            running: None,
+        }
+    }
+
+    fn say(&self, text: &str) {
+        emit(&self.out, text);
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn finish_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.shared.pondering.store(false, Ordering::Relaxed);
+            r.shared.stop.store(true, Ordering::Relaxed);
+            let _ = r.handle.join();
+        }
+    }
+
+    fn search_is_running(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Handles one command; returns false on `quit`.
+    pub fn handle(&mut self, cmd: Command) -> bool {
+        match cmd {
+            Command::Usi => {
+                self.say(&format!("id name {ENGINE_NAME}"));
+                self.say(&format!("id author {ENGINE_AUTHOR}"));
+                for o in options::declarations() {
+                    self.say(&o);
+                }
+                self.say("usiok");
+            }
+            Command::IsReady => {
+                if !self.search_is_running() {
+                    self.resize_hash();
+                }
+                self.say("readyok");
+            }
+            Command::UsiNewGame => {
+                if !self.search_is_running() {
+                    self.finish_search();
+                    self.tt.clear();
+                }
+            }
+            Command::SetOption { name, value } => {
+                if let Err(e) = self.options.set(&name, value.as_deref()) {
+                    self.say(&format!("info string {e}"));
+                }
+            }
+            Command::Position(p) => {
+                if self.search_is_running() {
+                    self.finish_search();
+                }
+                self.pos = *p;
+            }
+            Command::Go(limits) => self.go(*limits),
+            Command::GoPerft(depth) => {
+                self.finish_search();
+                let mut text = Vec::new();
+                let mut pos = self.pos.clone();
+                if write_perft(&mut text, &mut pos, depth).is_ok() {
+                    self.say(String::from_utf8_lossy(&text).trim_end());
+                }
+            }
+            Command::Stop | Command::GameOver => self.finish_search(),
+            Command::PonderHit(times) => self.ponderhit(times.map(|b| *b)),
+            Command::Bench => {
+                self.finish_search();
+                let out = self.out.clone();
+                bench::run(&|line: &str| emit(&out, line));
+            }
+            Command::Display => {
+                let mut list = crate::movegen::MoveList::new();
+                crate::movegen::generate_legal(&self.pos, &mut list);
+                let text = format!("{}Legal moves: {}", self.pos.pretty(), list.len());
+                self.say(&text);
+            }
+            Command::Quit => {
+                self.finish_search();
+                return false;
+            }
+            Command::Empty => {}
+        }
+        true
+    }
+
+    /// Sizes the hash table as `USI_Hash` says, printing an empty keep-alive line every few
+    /// seconds while a large table is cleared.
+    fn resize_hash(&mut self) {
+        if self.tt.size_mb() == self.options.hash_mb || self.options.hash_mb == 0 {
+            return;
+        }
+        let mb = self.options.hash_mb;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(TranspositionTable::new(mb));
+        });
+        loop {
+            match rx.recv_timeout(Duration::from_secs(4)) {
+                Ok(tt) => {
+                    self.tt = Arc::new(tt);
+                    return;
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => self.say(""),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    self.say(&format!(
+                        "info string could not allocate {mb} MB of hash; keeping the old table"
+                    ));
+                    return;
+                }
+            }
+        }
+    }
+
+    fn go(&mut self, limits: Limits) {
+        self.finish_search();
+        if limits.mate.is_some() {
+            self.say("checkmate notimplemented");
+            return;
+        }
+        if self.tt.size_mb() != self.options.hash_mb {
+            self.resize_hash();
+        }
+        let shared = Arc::new(Shared::default());
+        shared.pondering.store(limits.ponder, Ordering::Relaxed);
+        let us = self.pos.side_to_move();
+        let game_ply = self.pos.game_ply();
+        if let Ok(mut a) = shared.allotment.lock() {
+            *a = search::timeman::allot(&limits, us, &self.options.search.time, game_ply);
+        }
+        let pos = self.pos.clone();
+        let tt = self.tt.clone();
+        let options = self.options.search.clone();
+        let out = self.out.clone();
+        let sh = shared.clone();
+        let lim = limits.clone();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let report = |info: &search::Info| emit(&out, &format_info(info));
+                let best = search::search(&pos, &lim, &options, &tt, &sh, &report);
+                search::wait_for_release(&sh, lim.infinite);
+                let line = match best {
+                    BestMove::Move {
+                        best,
+                        ponder: Some(p),
+                    } => format!("bestmove {best} ponder {p}"),
+                    BestMove::Move { best, ponder: None } => format!("bestmove {best}"),
+                    BestMove::Resign => "bestmove resign".to_string(),
+                    BestMove::Win => "bestmove win".to_string(),
+                };
+                emit(&out, &line);
+            });
+        match handle {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    shared,
+                    handle,
+                    limits,
+                    side: us,
+                    game_ply,
+                })
+            }
+            Err(e) => {
+                self.say(&format!("info string cannot start the search: {e}"));
+                self.say("bestmove resign");
+            }
+        }
+    }
+
+    fn ponderhit(&mut self, times: Option<Limits>) {
+        let Some(r) = &self.running else { return };
+        let mut limits = r.limits.clone();
+        limits.ponder = false;
+        if let Some(t) = times {
+            limits.time = t.time;
+            limits.inc = t.inc;
+            limits.byoyomi = t.byoyomi;
+        }
+        if let Ok(mut a) = r.shared.allotment.lock() {
+            *a = search::timeman::allot(&limits, r.side, &self.options.search.time, r.game_ply);
+        }
+        if let Ok(mut c) = r.shared.clock_start.lock() {
+            *c = Instant::now();
+        }
+        r.shared.pondering.store(false, Ordering::Relaxed);
+    }
+}
+
+/// Reads commands until `quit` or the end of input.
+pub fn run<R: BufRead, W: Write + Send + 'static>(
+    input: R,
+    out: Arc<Mutex<W>>,
+) -> std::io::Result<()> {
+    let out: SharedOut = out;
+    let mut engine = Engine::new(out.clone());
+    for line in input.split(b'\n') {
+        let line = line?;
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end_matches('\r');
+        let keep_going = match parse_command(text) {
+            Ok(cmd) => engine.handle(cmd),
+            Err(e) => {
+                emit(&out, &format!("info string {e}"));
+                true
+            }
+        };
+        if !keep_going {
+            return Ok(());
+        }
+    }
+    // End of input: finish like `quit`.
+    engine.finish_search();
     Ok(())
 }

@@ -1,0 +1,745 @@
+//! One search thread: iterative deepening over the root moves, alpha-beta and quiescence.
+
+use std::sync::atomic::Ordering as AtomicOrdering;
+
+use super::movepick::{is_tactical, MovePicker, Ordering};
+use super::see::see;
+use super::{
+    draw_value, Info, Limits, Score, SearchOptions, Shared, Value, MAX_PLY, VALUE_INFINITE,
+    VALUE_MATE, VALUE_MATE_IN_MAX_PLY, VALUE_SUPERIOR,
+};
+use crate::eval::{evaluate, piece_value};
+use crate::mate::mate_in_one;
+use crate::position::{EnteringKingRule, Position, Repetition};
+use crate::tt::{TranspositionTable, TtEntry, BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER};
+use crate::types::{Color, Move};
+
+/// The outcome of the main thread's iterations.
+#[derive(Clone, Debug)]
+pub struct RootResult {
+    pub best: Move,
+    pub ponder: Option<Move>,
+    pub score: Value,
+}
+
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    score: Value,
+    prev_score: Value,
+    pv: Vec<Move>,
+    seldepth: usize,
+}
+
+/// History slots: 81 origin squares and 7 drop kinds, per colour.
+const FROM_CODES: usize = 88;
+
+pub struct Searcher<'a> {
+    pos: Position,
+    tt: &'a TranspositionTable,
+    shared: &'a Shared,
+    options: &'a SearchOptions,
+    limits: &'a Limits,
+    id: usize,
+    root_color: Color,
+    nodes: u64,
+    flushed_nodes: u64,
+    seldepth: usize,
+    killers: [[Option<Move>; 2]; MAX_PLY + 4],
+    history: Vec<[i32; 81]>,
+    counter: Vec<[Option<Move>; 81]>,
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    evals: [Value; MAX_PLY + 4],
+    lmr: [[u8; 64]; 64],
+}
+
+fn from_code(m: Move) -> usize {
+    if m.is_drop() {
+        81 + m.dropped().index() - 1
+    } else {
+        m.from().index()
+    }
+}
+
+fn value_to_tt(v: Value, ply: usize) -> Value {
+    if v >= VALUE_MATE_IN_MAX_PLY {
+        v + ply as Value
+    } else if v <= -VALUE_MATE_IN_MAX_PLY {
+        v - ply as Value
+    } else {
+        v
+    }
+}
+
+fn value_from_tt(v: Value, ply: usize) -> Value {
+    if v >= VALUE_MATE_IN_MAX_PLY {
+        v - ply as Value
+    } else if v <= -VALUE_MATE_IN_MAX_PLY {
+        v + ply as Value
+    } else {
+        v
+    }
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(
+        pos: Position,
+        tt: &'a TranspositionTable,
+        shared: &'a Shared,
+        options: &'a SearchOptions,
+        limits: &'a Limits,
+        id: usize,
+    ) -> Searcher<'a> {
+        let mut lmr = [[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as u8;
+            }
+        }
+        let root_color = pos.side_to_move();
+        Searcher {
+            pos,
+            tt,
+            shared,
+            options,
+            limits,
+            id,
+            root_color,
+            nodes: 0,
+            flushed_nodes: 0,
+            seldepth: 0,
+            killers: [[None; 2]; MAX_PLY + 4],
+            history: vec![[0; 81]; 2 * FROM_CODES],
+            counter: vec![[None; 81]; 32],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            evals: [0; MAX_PLY + 4],
+            lmr,
+        }
+    }
+
+    /// Iterative deepening. Only the main thread (`report` given) reports and manages time.
+    pub fn iterate(
+        &mut self,
+        root: Vec<Move>,
+        report: Option<&(dyn Fn(&Info) + Sync)>,
+    ) -> Option<RootResult> {
+        let mut rms: Vec<RootMove> = root
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -VALUE_INFINITE,
+                prev_score: -VALUE_INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        if rms.is_empty() {
+            return None;
+        }
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .clamp(1, MAX_PLY as i32 - 8);
+        let multipv = if self.id == 0 {
+            self.options.multipv.clamp(1, rms.len())
+        } else {
+            1
+        };
+        let mut completed = 0;
+        let mut depth = 1 + (self.id % 2) as i32;
+        while depth <= max_depth {
+            for rm in rms.iter_mut() {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.seldepth = 0;
+                let prev = rms[pv_idx].prev_score;
+                let mut delta: Value = 30;
+                let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < VALUE_MATE_IN_MAX_PLY {
+                    (
+                        (prev - delta).max(-VALUE_INFINITE),
+                        (prev + delta).min(VALUE_INFINITE),
+                    )
+                } else {
+                    (-VALUE_INFINITE, VALUE_INFINITE)
+                };
+                loop {
+                    let v = self.root_search(&mut rms, pv_idx, depth, alpha, beta);
+                    // Stable sort keeps the earlier order among equal scores.
+                    rms[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    if self.shared.stopped() {
+                        break;
+                    }
+                    if v <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (v - delta).max(-VALUE_INFINITE);
+                    } else if v >= beta {
+                        beta = (v + delta).min(VALUE_INFINITE);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2;
+                }
+                rms[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.shared.stopped() {
+                    break;
+                }
+            }
+            if let Some(report) = report {
+                if !self.shared.stopped() || completed == 0 {
+                    self.report(report, &rms[..multipv], depth);
+                }
+            }
+            if self.shared.stopped() {
+                if completed == 0 {
+                    completed = depth;
+                }
+                break;
+            }
+            completed = depth;
+            if self.id == 0 && self.should_stop_after_iteration(&rms) {
+                break;
+            }
+            depth += 1;
+        }
+        let _ = completed;
+        let best = &rms[0];
+        Some(RootResult {
+            best: best.mv,
+            ponder: best.pv.get(1).copied(),
+            score: best.score,
+        })
+    }
+
+    fn report(&mut self, report: &(dyn Fn(&Info) + Sync), lines: &[RootMove], depth: i32) {
+        let elapsed = self.shared.elapsed_ms();
+        self.flush_nodes();
+        let nodes = self.shared.nodes.load(AtomicOrdering::Relaxed);
+        let hashfull = self.tt.hashfull();
+        for (i, rm) in lines.iter().enumerate() {
+            if rm.score == -VALUE_INFINITE {
+                continue;
+            }
+            report(&Info {
+                depth,
+                seldepth: rm.seldepth.max(depth as usize),
+                score: Score::from_value(rm.score),
+                bound: None,
+                nodes,
+                time_ms: elapsed,
+                hashfull,
+                multipv: i + 1,
+                pv: rm.pv.clone(),
+            });
+        }
+    }
+
+    fn should_stop_after_iteration(&self, rms: &[RootMove]) -> bool {
+        if self.shared.pondering.load(AtomicOrdering::Relaxed) || self.limits.infinite {
+            return false;
+        }
+        // A forced line needs no more thought once found deeply enough.
+        if rms.len() == 1 && self.limits.uses_clock() {
+            return true;
+        }
+        match self.shared.allotment() {
+            Some((optimum, _)) => self.shared.elapsed_ms() >= optimum,
+            None => false,
+        }
+    }
+
+    fn flush_nodes(&mut self) {
+        let new = self.nodes - self.flushed_nodes;
+        self.shared.nodes.fetch_add(new, AtomicOrdering::Relaxed);
+        self.flushed_nodes = self.nodes;
+    }
+
+    /// Called every 1024 nodes: count nodes, and let the main thread stop on time or nodes.
+    fn check_limits(&mut self) {
+        self.flush_nodes();
+        if self.id != 0 {
+            return;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.shared.nodes.load(AtomicOrdering::Relaxed) >= n {
+                self.shared.stop.store(true, AtomicOrdering::Relaxed);
+            }
+        }
+        if self.shared.pondering.load(AtomicOrdering::Relaxed) {
+            return;
+        }
+        if let Some((_, maximum)) = self.shared.allotment() {
+            if self.shared.elapsed_ms() >= maximum {
+                self.shared.stop.store(true, AtomicOrdering::Relaxed);
+            }
+        }
+    }
+
+    fn root_search(
+        &mut self,
+        rms: &mut [RootMove],
+        pv_idx: usize,
+        depth: i32,
+        mut alpha: Value,
+        beta: Value,
+    ) -> Value {
+        let mut best = -VALUE_INFINITE;
+        let in_check = self.pos.in_check();
+        for (i, rm) in rms.iter_mut().enumerate().skip(pv_idx) {
+            let m = rm.mv;
+            self.nodes += 1;
+            let gives_check = self.pos.gives_check(m);
+            let new_depth = depth - 1 + i32::from(gives_check && !in_check && depth < 6);
+            self.pos.do_move(m);
+            self.seldepth = 1;
+            let v = if i == pv_idx {
+                -self.search(-beta, -alpha, new_depth, 1, false, false)
+            } else {
+                let mut v = -self.search(-alpha - 1, -alpha, new_depth, 1, true, false);
+                if v > alpha && v < beta {
+                    v = -self.search(-beta, -alpha, new_depth, 1, false, false);
+                }
+                v
+            };
+            self.pos.undo_move(m);
+            if self.shared.stopped() {
+                return best.max(alpha);
+            }
+            if i == pv_idx || v > alpha {
+                rm.score = v;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                for k in 1..self.pv_len[1] {
+                    match self.pv[1][k] {
+                        Some(pm) => rm.pv.push(pm),
+                        None => break,
+                    }
+                }
+            } else {
+                rm.score = -VALUE_INFINITE;
+            }
+            if v > best {
+                best = v;
+            }
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = Some(m);
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for k in ply + 1..child_len {
+            self.pv[ply][k] = self.pv[ply + 1][k];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    fn history_of(&self, m: Move) -> i32 {
+        self.history[self.pos.side_to_move().index() * FROM_CODES + from_code(m)][m.to().index()]
+    }
+
+    fn add_history(&mut self, m: Move, bonus: i32) {
+        let h = &mut self.history[self.pos.side_to_move().index() * FROM_CODES + from_code(m)]
+            [m.to().index()];
+        *h += bonus - *h * bonus.abs() / 16384;
+    }
+
+    fn counter_slot(&self) -> Option<(usize, usize)> {
+        let last = self.pos.last_move()?;
+        let piece = self.pos.piece_on(last.to())?;
+        Some((piece.index(), last.to().index()))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        mut alpha: Value,
+        mut beta: Value,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+        skip_null: bool,
+    ) -> Value {
+        let pv_node = beta - alpha > 1;
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, 0);
+        }
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_limits();
+        }
+        if self.shared.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let us = self.pos.side_to_move();
+        if ply >= MAX_PLY - 4 {
+            return evaluate(&self.pos);
+        }
+
+        // Step 1. Game-ending rules: repetition, the move limit, the entering-king declaration.
+        match self.pos.repetition(ply + 16) {
+            Repetition::None => {}
+            Repetition::Draw => return draw_value(self.options, self.root_color, us),
+            Repetition::Win => return VALUE_MATE - ply as Value,
+            Repetition::Loss => return -VALUE_MATE + ply as Value,
+            Repetition::Superior => return VALUE_SUPERIOR,
+            Repetition::Inferior => return -VALUE_SUPERIOR,
+        }
+        if self.options.max_moves_to_draw > 0
+            && self.pos.game_ply() > self.options.max_moves_to_draw
+        {
+            return draw_value(self.options, self.root_color, us);
+        }
+        let rule = self.options.entering_king_rule;
+        if rule != EnteringKingRule::None
+            && rule != EnteringKingRule::Try
+            && self.pos.can_declare_win(rule)
+        {
+            return VALUE_MATE - ply as Value - 1;
+        }
+
+        // Step 2. Mate distance pruning.
+        alpha = alpha.max(-VALUE_MATE + ply as Value);
+        beta = beta.min(VALUE_MATE - ply as Value - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 3. Transposition table.
+        let key = self.pos.key();
+        let tte = self.tt.probe(key);
+        let tt_move = tte.and_then(|e| e.mv).filter(|&m| self.pos.is_legal(m));
+        if let Some(e) = tte {
+            let v = value_from_tt(e.value, ply);
+            if !pv_node
+                && e.depth >= depth
+                && (e.bound == BOUND_EXACT
+                    || (e.bound == BOUND_LOWER && v >= beta)
+                    || (e.bound == BOUND_UPPER && v <= alpha))
+            {
+                return v;
+            }
+        }
+
+        let in_check = self.pos.in_check();
+        let static_eval = if in_check {
+            -VALUE_INFINITE
+        } else {
+            match tte {
+                Some(e) if e.bound != BOUND_NONE || e.eval != 0 => e.eval,
+                _ => evaluate(&self.pos),
+            }
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+
+        if !in_check {
+            // Step 4. Mate in one: a checking move that leaves no reply.
+            if let Some(m) = mate_in_one(&mut self.pos) {
+                self.update_pv_single(ply, m);
+                return VALUE_MATE - ply as Value - 1;
+            }
+
+            // Step 5. Reverse futility: far above beta at low depth, assume it holds.
+            if !pv_node
+                && depth <= 6
+                && static_eval.abs() < VALUE_MATE_IN_MAX_PLY
+                && static_eval - 100 * depth + 40 * i32::from(improving) >= beta
+            {
+                return static_eval;
+            }
+
+            // Step 6. Null move search: pass, and if a reduced search still fails high, cut.
+            if !pv_node
+                && !skip_null
+                && depth >= 3
+                && static_eval >= beta
+                && beta.abs() < VALUE_MATE_IN_MAX_PLY
+                && self.pos.last_move().is_some()
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                self.pos.do_null_move();
+                let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node, true);
+                self.pos.undo_null_move();
+                if self.shared.stopped() {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= VALUE_MATE_IN_MAX_PLY { beta } else { v };
+                }
+            }
+        }
+
+        // Step 7. The moves, best first.
+        let counter = self.counter_slot().and_then(|(p, s)| self.counter[p][s]);
+        let killers = self.killers[ply];
+        let mut picker = {
+            let hist = |m: Move| self.history_of(m);
+            MovePicker::new(
+                &self.pos,
+                &Ordering {
+                    tt_move,
+                    killers,
+                    counter,
+                    history: &hist,
+                },
+            )
+        };
+        if picker.is_empty() {
+            // No legal move: mated (or, never in practice, stalemated: also a loss).
+            return -VALUE_MATE + ply as Value;
+        }
+        let mut best_value = -VALUE_INFINITE;
+        let mut best_move = None;
+        let mut move_count = 0;
+        let mut quiets: [Option<Move>; 64] = [None; 64];
+        let mut quiet_count = 0;
+        while let Some((m, order_score)) = picker.next() {
+            move_count += 1;
+            let tactical = is_tactical(&self.pos, m);
+            let gives_check = self.pos.gives_check(m);
+
+            // Step 8. Pruning at shallow depth.
+            if ply > 0 && best_value > -VALUE_MATE_IN_MAX_PLY && !in_check && !gives_check {
+                if !tactical {
+                    if depth <= 5
+                        && move_count
+                            > (3 + depth * depth) as usize / if improving { 1 } else { 2 } + 2
+                    {
+                        continue;
+                    }
+                    if depth <= 6
+                        && static_eval + 150 + 110 * depth <= alpha
+                        && order_score < (1 << 26)
+                    {
+                        continue;
+                    }
+                    if depth <= 6 && see(&self.pos, m) < -50 * depth {
+                        continue;
+                    }
+                } else if depth <= 6 && order_score < 0 && see(&self.pos, m) < -120 * depth {
+                    continue;
+                }
+            }
+
+            // Step 9. Check extension.
+            let ext = i32::from(gives_check && (depth <= 4 || see(&self.pos, m) >= 0));
+            let new_depth = depth - 1 + ext;
+
+            self.pos.do_move(m);
+            let mut v;
+            if move_count == 1 {
+                v = -self.search(
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    !pv_node && !cut_node,
+                    false,
+                );
+            } else {
+                // Step 10. Late move reductions.
+                let mut r = 0;
+                if depth >= 3 && !tactical && !in_check {
+                    r = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
+                    r += i32::from(!pv_node) + i32::from(cut_node)
+                        - i32::from(order_score >= (1 << 26));
+                    r -= i32::from(gives_check);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true, false);
+                if v > alpha && r > 0 {
+                    v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node, false);
+                }
+                if pv_node && v > alpha && v < beta {
+                    v = -self.search(-beta, -alpha, new_depth, ply + 1, false, false);
+                }
+            }
+            self.pos.undo_move(m);
+            if self.shared.stopped() {
+                return 0;
+            }
+
+            if v > best_value {
+                best_value = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        // Step 11. A cut-off: remember the quiet move that caused it.
+                        if !tactical {
+                            self.reward_quiet(ply, m, depth, &quiets[..quiet_count]);
+                        }
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if !tactical && quiet_count < quiets.len() {
+                quiets[quiet_count] = Some(m);
+                quiet_count += 1;
+            }
+        }
+
+        if move_count > 0 && best_value == -VALUE_INFINITE {
+            // Every move was pruned: fail low at alpha.
+            best_value = alpha;
+        }
+        let bound = if best_value >= beta {
+            BOUND_LOWER
+        } else if pv_node && best_move.is_some() {
+            BOUND_EXACT
+        } else {
+            BOUND_UPPER
+        };
+        self.tt.store(
+            key,
+            TtEntry {
+                mv: best_move.or(tt_move),
+                value: value_to_tt(best_value, ply),
+                eval: if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            },
+        );
+        best_value
+    }
+
+    fn update_pv_single(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = Some(m);
+        self.pv_len[ply] = ply + 1;
+    }
+
+    fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &[Option<Move>]) {
+        if self.killers[ply][0] != Some(m) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(m);
+        }
+        let bonus = (depth * depth * 16).min(2000);
+        self.add_history(m, bonus);
+        for q in tried.iter().flatten() {
+            if *q != m {
+                self.add_history(*q, -bonus);
+            }
+        }
+        if let Some((p, s)) = self.counter_slot() {
+            self.counter[p][s] = Some(m);
+        }
+    }
+
+    fn qsearch(&mut self, mut alpha: Value, beta: Value, ply: usize, qdepth: u32) -> Value {
+        self.pv_len[ply.min(MAX_PLY)] = ply.min(MAX_PLY);
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_limits();
+        }
+        if self.shared.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 4 {
+            return evaluate(&self.pos);
+        }
+        let in_check = self.pos.in_check();
+        let key = self.pos.key();
+        let tte = self.tt.probe(key);
+        let tt_move = tte.and_then(|e| e.mv).filter(|&m| self.pos.is_legal(m));
+        if let Some(e) = tte {
+            let v = value_from_tt(e.value, ply);
+            if e.depth >= 0
+                && (e.bound == BOUND_EXACT
+                    || (e.bound == BOUND_LOWER && v >= beta)
+                    || (e.bound == BOUND_UPPER && v <= alpha))
+            {
+                return v;
+            }
+        }
+        let mut best;
+        let stand_pat;
+        if in_check {
+            best = -VALUE_INFINITE;
+            stand_pat = -VALUE_INFINITE;
+        } else {
+            stand_pat = evaluate(&self.pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            if qdepth >= 12 {
+                return stand_pat;
+            }
+            best = stand_pat;
+            alpha = alpha.max(stand_pat);
+        }
+        let tt_move = if in_check {
+            tt_move
+        } else {
+            tt_move.filter(|&m| is_tactical(&self.pos, m))
+        };
+        let mut picker = MovePicker::new_quiescence(&self.pos, tt_move);
+        if in_check && picker.is_empty() {
+            return -VALUE_MATE + ply as Value;
+        }
+        let mut best_move = None;
+        while let Some((m, _)) = picker.next() {
+            if !in_check {
+                // Delta pruning and losing exchanges.
+                let gain = self
+                    .pos
+                    .piece_on(m.to())
+                    .map_or(0, |p| piece_value(p.piece_type()));
+                if stand_pat + gain + 250 < alpha && !m.is_promotion() {
+                    continue;
+                }
+                if see(&self.pos, m) < 0 {
+                    continue;
+                }
+            }
+            self.pos.do_move(m);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
+            self.pos.undo_move(m);
+            if self.shared.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        let bound = if best >= beta {
+            BOUND_LOWER
+        } else {
+            BOUND_UPPER
+        };
+        self.tt.store(
+            key,
+            TtEntry {
+                mv: best_move.or(tt_move),
+                value: value_to_tt(best, ply),
+                eval: if in_check { 0 } else { stand_pat },
+                depth: 0,
+                bound,
+            },
+        );
+        best
+    }
+}

@@ -1,0 +1,189 @@
+//! The transposition table, shared by all search threads.
+//!
+//! Each entry is two `AtomicU64`s: the data word and the key XOR-ed with the data. A reader
+//! accepts an entry only if the two still match its key, so a torn write by another thread (one
+//! word new, one old) reads as a miss instead of as wrong data; no locks are needed and no
+//! `unsafe`. Four entries make a 64-byte bucket; replacement prefers an empty slot, then the
+//! slot of least depth, counting entries from older searches as shallower.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::types::Move;
+
+pub const BOUND_NONE: u8 = 0;
+pub const BOUND_UPPER: u8 = 1;
+pub const BOUND_LOWER: u8 = 2;
+pub const BOUND_EXACT: u8 = 3;
+
+/// What an entry holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    pub mv: Option<Move>,
+    pub value: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: u8,
+}
+
+const BUCKET: usize = 4;
+
+/// Data word layout: move 16 | value 16 | eval 16 | depth 8 | bound 2 | generation 6.
+fn pack(e: &TtEntry, generation: u8) -> u64 {
+    let mv = e.mv.map_or(0, |m| m.raw()) as u64;
+    let value = (e.value as i16) as u16 as u64;
+    let eval = (e.eval as i16) as u16 as u64;
+    let depth = (e.depth.clamp(-1, 254) + 1) as u64;
+    mv | value << 16
+        | eval << 32
+        | depth << 48
+        | (e.bound as u64 & 3) << 56
+        | ((generation & 63) as u64) << 58
+}
+
+fn unpack(d: u64) -> (TtEntry, u8) {
+    (
+        TtEntry {
+            mv: Move::from_raw(d as u16),
+            value: (d >> 16) as u16 as i16 as i32,
+            eval: (d >> 32) as u16 as i16 as i32,
+            depth: ((d >> 48) & 0xff) as i32 - 1,
+            bound: ((d >> 56) & 3) as u8,
+        },
+        ((d >> 58) & 63) as u8,
+    )
+}
+
+pub struct TranspositionTable {
+    /// `2 * BUCKET` words per bucket: (key ^ data, data) per entry.
+    words: Vec<AtomicU64>,
+    buckets: usize,
+    generation: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let buckets = ((mb.max(1) << 20) / (BUCKET * 16)).max(1);
+        let mut words = Vec::with_capacity(buckets * BUCKET * 2);
+        words.resize_with(buckets * BUCKET * 2, || AtomicU64::new(0));
+        TranspositionTable {
+            words,
+            buckets,
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    pub fn size_mb(&self) -> usize {
+        (self.buckets * BUCKET * 16) >> 20
+    }
+
+    pub fn clear(&self) {
+        for w in &self.words {
+            w.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Called at the start of each search, so entries of earlier searches age.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn generation(&self) -> u8 {
+        (self.generation.load(Ordering::Relaxed) & 63) as u8
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        // Multiply-shift maps the key onto the bucket range without a division.
+        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET * 2
+    }
+
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        let b = self.bucket(key);
+        for i in 0..BUCKET {
+            let check = self.words[b + 2 * i].load(Ordering::Relaxed);
+            let data = self.words[b + 2 * i + 1].load(Ordering::Relaxed);
+            if data != 0 && check ^ data == key {
+                return Some(unpack(data).0);
+            }
+        }
+        None
+    }
+
+    pub fn store(&self, key: u64, entry: TtEntry) {
+        let b = self.bucket(key);
+        let generation = self.generation();
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for i in 0..BUCKET {
+            let check = self.words[b + 2 * i].load(Ordering::Relaxed);
+            let data = self.words[b + 2 * i + 1].load(Ordering::Relaxed);
+            if data == 0 || check ^ data == key {
+                victim = i;
+                // Keep an older move if the new entry has none.
+                if data != 0 && entry.mv.is_none() {
+                    let (old, _) = unpack(data);
+                    let e = TtEntry {
+                        mv: old.mv,
+                        ..entry
+                    };
+                    self.write(b, i, key, &e, generation);
+                    return;
+                }
+                break;
+            }
+            let (old, old_gen) = unpack(data);
+            let age = (generation.wrapping_sub(old_gen) & 63) as i32;
+            let worth = old.depth - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        self.write(b, victim, key, &entry, generation);
+    }
+
+    fn write(&self, b: usize, i: usize, key: u64, e: &TtEntry, generation: u8) {
+        let data = pack(e, generation);
+        self.words[b + 2 * i].store(key ^ data, Ordering::Relaxed);
+        self.words[b + 2 * i + 1].store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand entries that belong to the current search (the USI
+    /// `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation();
+        let n = (1000).min(self.buckets * BUCKET);
+        let mut used = 0;
+        for i in 0..n {
+            let data = self.words[2 * i + 1].load(Ordering::Relaxed);
+            if data != 0 && unpack(data).1 == generation {
+                used += 1;
+            }
+        }
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{PieceType, Square};
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::drop(PieceType::Gold, Square::from_usi("5b").unwrap());
+        let e = TtEntry {
+            mv: Some(m),
+            value: -31990,
+            eval: 123,
+            depth: 17,
+            bound: BOUND_LOWER,
+        };
+        tt.store(0xdead_beef, e);
+        assert_eq!(tt.probe(0xdead_beef), Some(e));
+        assert_eq!(tt.probe(0xdead_bee0), None);
+        assert!(tt.hashfull() <= 1000);
+    }
+}

@@ -1,0 +1,340 @@
+//! The built binary driven over stdin/stdout as a GUI drives it: a whole game under every time
+//! control, pondering, infinite analysis, and the search's rule knowledge. Every `bestmove` and
+//! every `pv` is checked for legality.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use hayate::Position;
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start hayate");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = Engine {
+            child,
+            stdin,
+            lines,
+        };
+        e.send("usi");
+        e.expect("usiok", 5000);
+        e.send("setoption name Threads value 1");
+        e.send("setoption name USI_Hash value 16");
+        e.send("isready");
+        e.expect("readyok", 10000);
+        e
+    }
+
+    fn send(&mut self, cmd: &str) {
+        writeln!(self.stdin, "{cmd}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn expect(&mut self, prefix: &str, timeout_ms: u64) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_millis(timeout_ms);
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no '{prefix}' within {timeout_ms} ms; got {seen:?}"),
+            }
+        }
+    }
+
+    /// Nothing starting with `prefix` arrives for `ms` milliseconds.
+    fn quiet_for(&mut self, prefix: &str, ms: u64) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_millis(ms);
+        let mut seen = Vec::new();
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            assert!(!line.starts_with(prefix), "unexpected {line}");
+            seen.push(line);
+        }
+        seen
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+/// Checks every `pv` and the `bestmove` of a search's output against `pos`; returns the
+/// best move text.
+fn check_output(pos: &Position, lines: &[String]) -> String {
+    for l in lines {
+        if let Some(pv) = l.split(" pv ").nth(1).filter(|_| l.starts_with("info ")) {
+            let mut p = pos.clone();
+            for m in pv.split_whitespace() {
+                let mv = p
+                    .parse_usi_move(m)
+                    .unwrap_or_else(|e| panic!("illegal pv move in '{l}': {e}"));
+                p.do_move(mv);
+            }
+        }
+        assert!(l.is_ascii(), "non-ASCII output {l}");
+    }
+    let last = lines.last().unwrap();
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(words[0], "bestmove", "{last}");
+    if words[1] != "resign" && words[1] != "win" {
+        let mut p = pos.clone();
+        let m = p
+            .parse_usi_move(words[1])
+            .unwrap_or_else(|e| panic!("illegal bestmove: {e}"));
+        if words.len() == 4 {
+            assert_eq!(words[2], "ponder");
+            p.do_move(m);
+            p.parse_usi_move(words[3])
+                .unwrap_or_else(|e| panic!("illegal ponder move: {e}"));
+        }
+    }
+    words[1].to_string()
+}
+
+#[test]
+fn a_whole_game_under_every_time_control() {
+    let mut e = Engine::start();
+    e.send("usinewgame");
+    let mut pos = Position::startpos();
+    let mut moves: Vec<String> = Vec::new();
+    let controls = [
+        "go btime 0 wtime 0 byoyomi 100",
+        "go btime 2000 wtime 2000 binc 100 winc 100",
+        "go btime 1000 wtime 1000",
+        "go btime 500 wtime 500 byoyomi 100",
+        "go movetime 100",
+        "go depth 3",
+        "go nodes 2000",
+        "go byoyomi 100",
+    ];
+    for ply in 0..16 {
+        let pos_cmd = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        e.send(&pos_cmd);
+        let go = controls[ply % controls.len()];
+        let start = Instant::now();
+        e.send(go);
+        let out = e.expect("bestmove", 5000);
+        let elapsed = start.elapsed().as_millis();
+        assert!(elapsed < 2500, "{go} took {elapsed} ms");
+        if go.contains("byoyomi 100") && !go.contains("btime 500") {
+            assert!(elapsed < 400, "{go} took {elapsed} ms");
+        }
+        let best = check_output(&pos, &out);
+        if best == "resign" || best == "win" {
+            break;
+        }
+        pos.do_move(pos.parse_usi_move(&best).unwrap());
+        moves.push(best);
+    }
+    e.send("gameover win");
+    e.send("quit");
+    let status = e.child.wait().unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn ponder_hit_and_miss() {
+    let mut e = Engine::start();
+    e.send("setoption name USI_Ponder value true");
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go ponder btime 0 wtime 0 byoyomi 200");
+    // No bestmove while pondering, however long.
+    e.quiet_for("bestmove", 400);
+    e.send("ponderhit");
+    let out = e.expect("bestmove", 3000);
+    let mut pos = Position::startpos();
+    for m in ["7g7f", "3c3d"] {
+        pos.do_move(pos.parse_usi_move(m).unwrap());
+    }
+    check_output(&pos, &out);
+
+    // A miss: stop, and a bestmove must still come.
+    e.send("go ponder btime 0 wtime 0 byoyomi 200");
+    e.quiet_for("bestmove", 200);
+    e.send("stop");
+    e.expect("bestmove", 2000);
+
+    // ponderhit with times (YaneuraOu's extension).
+    e.send("go ponder");
+    e.quiet_for("bestmove", 200);
+    e.send("ponderhit btime 0 wtime 0 byoyomi 150");
+    e.expect("bestmove", 3000);
+}
+
+#[test]
+fn infinite_search_waits_for_stop_and_gameover_stops() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.quiet_for("bestmove", 700);
+    e.send("stop");
+    let out = e.expect("bestmove", 2000);
+    check_output(&Position::startpos(), &out);
+    // A mate found under infinite must still wait for stop.
+    e.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    e.send("go infinite");
+    e.quiet_for("bestmove", 400);
+    e.send("gameover lose");
+    e.expect("bestmove", 2000);
+    e.send("isready");
+    e.expect("readyok", 2000);
+}
+
+fn search(sfen: &str, go: &str) -> (Position, Vec<String>) {
+    let mut e = Engine::start();
+    e.send(&format!("position sfen {sfen}"));
+    e.send(go);
+    let out = e.expect("bestmove", 10000);
+    let pos = Position::from_sfen(sfen).unwrap();
+    check_output(&pos, &out);
+    (pos, out)
+}
+
+#[test]
+fn finds_mate_in_one_and_reports_score_mate() {
+    let (_, out) = search("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", "go depth 4");
+    assert_eq!(out.last().unwrap().split_whitespace().nth(1), Some("G*5b"));
+    assert!(out.iter().any(|l| l.contains("score mate 1 ")), "{out:?}");
+}
+
+#[test]
+fn finds_mate_in_three() {
+    // 1. S*2b (king takes is impossible: covered by the knight) ... a classic three-ply mate:
+    // the rook drop forces the king up and the gold finishes.
+    let (_, out) = search("7nk/9/7P1/9/9/9/9/9/4K4 b RG 1", "go depth 6");
+    let mated = out
+        .iter()
+        .any(|l| l.contains("score mate 3 ") || l.contains("score mate 1 "));
+    assert!(mated, "{out:?}");
+}
+
+#[test]
+fn resigns_when_mated() {
+    let (_, out) = search(
+        "4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1",
+        "go btime 0 wtime 0 byoyomi 200",
+    );
+    assert_eq!(out.last().unwrap(), "bestmove resign");
+}
+
+#[test]
+fn declares_an_entering_king_win() {
+    let (_, out) = search(
+        "9/B3K3R/+P+P+P+P+P+P+P+P+P/9/9/9/9/9/4k4 b 9P 1",
+        "go btime 0 wtime 0 byoyomi 200",
+    );
+    assert_eq!(out.last().unwrap(), "bestmove win");
+}
+
+#[test]
+fn multipv_gives_distinct_legal_lines() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let out = e.expect("bestmove", 10000);
+    check_output(&Position::startpos(), &out);
+    let last_depth: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info depth 5 "))
+        .collect();
+    let firsts: Vec<&str> = last_depth
+        .iter()
+        .map(|l| l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap())
+        .collect();
+    assert_eq!(firsts.len(), 3, "{out:?}");
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    for k in 1..=3 {
+        assert!(last_depth
+            .iter()
+            .any(|l| l.contains(&format!(" multipv {k} "))));
+    }
+}
+
+#[test]
+fn avoids_losing_by_perpetual_check() {
+    // Black is far behind and could repeat checks forever, but a fourth repetition of perpetual
+    // check loses: after three cycles the engine must not play the repeating check again.
+    let mut moves = Vec::new();
+    for _ in 0..3 {
+        moves.extend(["9b9a", "1a1b", "9a9b", "1b1a"]);
+    }
+    let mut e = Engine::start();
+    e.send(&format!(
+        "position sfen 8k/R8/9/9/9/9/9/9/4K4 b - 1 moves {}",
+        moves.join(" ")
+    ));
+    e.send("go depth 6");
+    let out = e.expect("bestmove", 10000);
+    let best = out
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert_ne!(best, "9b9a", "{out:?}");
+}
+
+#[test]
+fn malformed_input_is_answered_and_the_engine_goes_on() {
+    let mut e = Engine::start();
+    let long = "x".repeat(100_000);
+    for bad in [
+        "position sfen 4k4/9/9/9 b - 1",
+        "position startpos moves 7g7f 7g7f",
+        "frobnicate",
+        "setoption name NoSuchOption value 1",
+        "setoption name MultiPV value -5",
+        long.as_str(),
+        "go btime abc",
+        "go depth",
+    ] {
+        e.send(bad);
+        let out = e.expect("info string", 3000);
+        assert!(out.last().unwrap().len() < 400);
+    }
+    e.send("position startpos");
+    e.send("go depth 2");
+    e.expect("bestmove", 5000);
+    e.send("isready");
+    e.expect("readyok", 2000);
+}
