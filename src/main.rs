@@ -7,7 +7,9 @@ use hayate::usi;
 
 const USAGE: &str = "usage: hayate                      run the USI engine on stdin/stdout
        hayate perft <depth> [<sfen> | startpos | <handicap name>]
-       hayate bench                run the fixed search benchmark (prints the node signature)";
+       hayate bench                run the fixed search benchmark (prints the node signature)
+       hayate tune <file> [passes] fit the evaluation weights to labelled positions
+                                   (lines: sfen<TAB>score<TAB>result) and print them as Rust";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,6 +25,7 @@ fn main() -> ExitCode {
             }
         }
         Some("perft") => perft_command(&args[1..]),
+        Some("tune") => tune_command(&args[1..]),
         Some("bench") => {
             usi::bench::run(&|line| println!("{line}"));
             ExitCode::SUCCESS
@@ -68,4 +71,30 @@ fn perft_command(args: &[String]) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn tune_command(args: &[String]) -> ExitCode {
+    use hayate::eval::{tune, DEFAULT};
+    let Some(path) = args.first() else {
+        eprintln!("hayate: tune needs a data file\n{USAGE}");
+        return ExitCode::from(2);
+    };
+    let passes = args.get(1).and_then(|p| p.parse().ok()).unwrap_or(8);
+    let (samples, bad) = match tune::load(path) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("hayate: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    eprintln!("{} samples ({bad} lines skipped)", samples.len());
+    if samples.is_empty() {
+        eprintln!("hayate: no usable samples in {path}");
+        return ExitCode::from(2);
+    }
+    let w = tune::tune(&samples, &DEFAULT, passes, &mut |pass, e| {
+        eprintln!("pass {pass}: error {e:.6}")
+    });
+    print!("{}", w.to_rust());
+    ExitCode::SUCCESS
 }

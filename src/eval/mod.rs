@@ -6,9 +6,11 @@
 //! hand pieces against the squares around each king, defenders beside it), slider mobility, and
 //! advanced pawns. The weights live in `weights.rs` so that tuning only rewrites that file.
 
-mod weights;
+pub mod weights;
 
-pub use weights::{hand_value, piece_value};
+pub mod tune;
+
+pub use weights::{hand_value, piece_value, Weights, DEFAULT};
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
@@ -25,88 +27,104 @@ fn distance(a: Square, b: Square) -> usize {
     df.max(dr) as usize
 }
 
+/// Per-side totals gathered in one pass over the pieces.
+#[derive(Default)]
+struct SideTerms {
+    score: Value,
+    /// Weighted count of pieces attacking the enemy king's neighbourhood, and of their attacks.
+    attack_units: i32,
+    attackers: i32,
+    /// Attacks on the own king's neighbourhood (defence).
+    defence: i32,
+}
+
 /// The evaluation from Black's point of view.
 pub fn evaluate_black(pos: &Position) -> Value {
-    let mut score = 0;
+    evaluate_black_with(pos, &DEFAULT)
+}
+
+/// The evaluation from Black's point of view with the given weights.
+pub fn evaluate_black_with(pos: &Position, w: &Weights) -> Value {
     let occ = pos.occupied();
+    let mut terms = [SideTerms::default(), SideTerms::default()];
     for c in Color::ALL {
-        let sign = if c == Color::Black { 1 } else { -1 };
-        let mut s = 0;
         let own_king = pos.king_square(c);
         let enemy_king = pos.king_square(!c);
-        for sq in pos.pieces_of(c) {
+        let own_zone = own_king.map_or(Bitboard::EMPTY, |k| attacks::king_attacks(k).with(k));
+        let enemy_zone = enemy_king.map_or(Bitboard::EMPTY, |k| attacks::king_attacks(k).with(k));
+        let own = pos.pieces_of(c);
+        let t = &mut terms[c.index()];
+        for sq in own {
             let Some(piece) = pos.piece_on(sq) else {
                 continue;
             };
             let pt = piece.piece_type();
-            s += piece_value(pt);
             if pt == PieceType::King {
                 continue;
             }
+            t.score += w.piece[pt.index()];
+            let class = weights::kind_class(pt);
             if let Some(ek) = enemy_king {
-                s += weights::ATTACK_BY_DISTANCE[weights::kind_class(pt)][distance(sq, ek)];
+                t.score += w.attack_by_distance[class][distance(sq, ek)];
             }
             if let Some(ok) = own_king {
-                s += weights::DEFEND_BY_DISTANCE[weights::kind_class(pt)][distance(sq, ok)];
+                t.score += w.defend_by_distance[class][distance(sq, ok)];
             }
-            match pt {
-                PieceType::Pawn => s += weights::PAWN_ADVANCE[sq.relative_rank(c) as usize],
-                PieceType::Rook | PieceType::Dragon => {
-                    s += weights::ROOK_MOBILITY * attacks::rook_attacks(sq, occ).count() as i32
-                }
-                PieceType::Bishop | PieceType::Horse => {
-                    s += weights::BISHOP_MOBILITY * attacks::bishop_attacks(sq, occ).count() as i32
-                }
-                _ => {}
+            let a = attacks::attacks(c, pt, sq, occ);
+            let on_enemy_king = (a & enemy_zone).count() as i32;
+            if on_enemy_king > 0 {
+                t.attackers += 1;
+                t.attack_units +=
+                    w.king_attack_weight[class] + on_enemy_king * w.king_attack_per_square;
+            }
+            t.defence += (a & own_zone).count() as i32;
+            t.score += w.mobility[class] * a.and_not(own).count() as i32;
+            if pt == PieceType::Pawn {
+                t.score += w.pawn_advance[sq.relative_rank(c) as usize];
             }
         }
         let hand = pos.hand(c);
         for pt in PieceType::HAND {
-            let n = hand.count(pt) as i32;
-            s += n * hand_value(pt);
+            t.score += hand.count(pt) as i32 * w.hand[pt.index()];
         }
-        s -= king_danger(pos, c);
-        score += sign * s;
+    }
+    let mut score = 0;
+    for c in Color::ALL {
+        let sign = if c == Color::Black { 1 } else { -1 };
+        score += sign
+            * (terms[c.index()].score
+                - king_danger(pos, c, &terms[(!c).index()], &terms[c.index()], w));
     }
     score
 }
 
-/// How exposed the king of `c` is: enemy pieces near it, enemy pieces in hand that could be
-/// dropped next to it, and missing defenders.
-fn king_danger(pos: &Position, c: Color) -> Value {
+/// How exposed the king of `c` is: the enemy's attacks on its neighbourhood, the enemy's hand
+/// pieces that could be dropped on empty squares there, against the own pieces guarding it.
+/// The penalty grows with the square of the attack, as a lone attacker rarely mates.
+fn king_danger(pos: &Position, c: Color, enemy: &SideTerms, own: &SideTerms, w: &Weights) -> Value {
     let Some(k) = pos.king_square(c) else {
         return 0;
     };
     let near = attacks::king_attacks(k);
-    let zone = near
-        .iter()
-        .fold(near, |z, sq| z | attacks::king_attacks(sq));
-    let enemy = pos.pieces_of(!c);
-    let own = pos.pieces_of(c);
-    let attackers = (enemy & zone).count() as i32;
-    let defenders =
-        (own & near & (pos.golds() | pos.pieces_of_type(PieceType::Silver))).count() as i32;
-    let holes = near.and_not(pos.occupied()).count() as i32;
+    let empty_near = near.and_not(pos.occupied()).count() as i32;
     let enemy_hand = pos.hand(!c);
-    let hand_threat = enemy_hand.count(PieceType::Gold) as i32 * 3
-        + enemy_hand.count(PieceType::Silver) as i32 * 2
-        + (enemy_hand.count(PieceType::Rook) + enemy_hand.count(PieceType::Bishop)) as i32 * 3
-        + (enemy_hand.count(PieceType::Knight) + enemy_hand.count(PieceType::Lance)) as i32
-        + enemy_hand.count(PieceType::Pawn).min(3) as i32;
-    let pressure = attackers * weights::KING_ATTACKER
-        + hand_threat * holes.min(4) * weights::KING_HAND_HOLE
-        - defenders * weights::KING_DEFENDER;
-    // Danger grows faster than linearly: several attackers together are worse than their sum.
-    let p = pressure.max(0);
-    p + p * p / weights::KING_DANGER_SCALE - (-pressure).max(0) / 2
-        + weights::KING_ZONE_ENEMY_CONTROL * (enemy & near).count() as i32
-        + king_rank_penalty(k, c)
+    let mut hand_units = 0;
+    for pt in PieceType::HAND {
+        if enemy_hand.has(pt) {
+            hand_units += w.hand_drop_threat[pt.index()];
+        }
+    }
+    let drop_threat = hand_units * empty_near.min(4) / 2;
+    let units = enemy.attack_units + drop_threat + if enemy.attackers >= 2 { 10 } else { 0 }
+        - own.defence * w.king_defence_per_attack;
+    let units = units.max(0);
+    units * units / w.king_danger_divisor.max(1) + king_rank_penalty(k, c, w)
 }
 
-fn king_rank_penalty(k: Square, c: Color) -> Value {
+fn king_rank_penalty(k: Square, c: Color, w: &Weights) -> Value {
     // A king that has wandered up the board is exposed, unless it has entered the enemy camp.
     let r = 8 - k.relative_rank(c) as usize; // 0 = own back rank
-    weights::KING_RANK[r]
+    w.king_rank[r]
 }
 
 /// The evaluation from the side to move's point of view, with a small bonus for the move.
@@ -117,7 +135,7 @@ pub fn evaluate(pos: &Position) -> Value {
     } else {
         -v
     };
-    v + weights::TEMPO
+    v + DEFAULT.tempo
 }
 
 /// Squares an enemy piece could drop on next to the king (used by the search's king-safety
