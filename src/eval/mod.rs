@@ -79,9 +79,7 @@ pub fn evaluate_black_with(pos: &Position, w: &Weights) -> Value {
             }
             t.defence += (a & own_zone).count() as i32;
             t.score += w.mobility[class] * a.and_not(own).count() as i32;
-            if pt == PieceType::Pawn {
-                t.score += w.pawn_advance[sq.relative_rank(c) as usize];
-            }
+            t.score += w.rank[class][sq.relative_rank(c) as usize];
         }
         let hand = pos.hand(c);
         for pt in PieceType::HAND {

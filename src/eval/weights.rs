@@ -15,8 +15,8 @@ pub struct Weights {
     pub attack_by_distance: [[i32; 9]; 6],
     /// Bonus by Chebyshev distance to the own king, per kind class.
     pub defend_by_distance: [[i32; 9]; 6],
-    /// Pawn bonus by relative rank (0 = the far rank).
-    pub pawn_advance: [i32; 9],
+    /// Bonus by relative rank (0 = the far rank), per kind class.
+    pub rank: [[i32; 9]; 6],
     /// Bonus per square a piece attacks or may move to, per class.
     pub mobility: [i32; 6],
     /// King attack units per piece attacking the king's neighbourhood, per class.
@@ -37,33 +37,40 @@ pub struct Weights {
 
 pub const DEFAULT: Weights = Weights {
     piece: [
-        0, 90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395,
+        0, 82, 315, 345, 509, 795, 930, 580, 0, 480, 480, 516, 480, 989, 1367,
     ],
-    hand: [0, 105, 345, 440, 550, 925, 1070, 600],
+    hand: [0, 71, 297, 380, 506, 865, 1010, 564],
     attack_by_distance: [
-        [0, 40, 20, 8, 0, 0, 0, 0, 0],
-        [0, 40, 30, 15, 5, 0, 0, 0, 0],
-        [0, 70, 50, 25, 10, 0, 0, 0, 0],
-        [0, 90, 60, 30, 10, 0, 0, 0, 0],
-        [0, 60, 40, 25, 10, 5, 0, 0, 0],
-        [0, 120, 80, 45, 20, 5, 0, 0, 0],
+        [0, 56, 54, 60, 30, 0, 0, 0, 0],
+        [0, -20, -4, 43, -9, -38, 0, 0, 0],
+        [0, 130, 70, 81, -22, -28, 0, 0, 0],
+        [0, 62, 120, 78, -2, -38, 0, 0, 0],
+        [0, 104, 44, 5, -22, -27, 0, 0, 0],
+        [0, 120, 134, 27, 12, -15, 0, 0, 0],
     ],
     defend_by_distance: [
-        [0, 10, 5, 0, 0, 0, 0, 0, 0],
-        [0, 5, 5, 0, 0, 0, 0, 0, 0],
-        [0, 50, 30, 10, 0, 0, 0, 0, 0],
-        [0, 70, 45, 15, 0, 0, 0, 0, 0],
-        [0, 10, 5, 0, 0, 0, 0, 0, 0],
-        [0, 40, 25, 10, 0, 0, 0, 0, 0],
+        [0, 32, -1, 0, -4, 48, 0, 0, 0],
+        [0, 23, -9, -28, -24, -50, 0, 0, 0],
+        [0, 74, 74, 50, 4, 8, 0, 0, 0],
+        [0, 54, 23, 25, -16, 2, 0, 0, 0],
+        [0, -50, -55, -60, -36, -60, 0, 0, 0],
+        [0, 68, 29, 20, -28, -28, 0, 0, 0],
     ],
-    pawn_advance: [0, 30, 20, 12, 6, 2, 0, 0, 0],
-    mobility: [0, 2, 1, 2, 3, 3],
-    king_attack_weight: [2, 4, 6, 6, 6, 8],
+    rank: [
+        [0, -18, -40, 28, -12, -8, -10, 52, 40],
+        [0, -60, -60, 12, -28, 36, -44, -36, -60],
+        [-40, 20, 28, 52, 48, -14, -18, 4, -44],
+        [-60, -4, 26, -56, -8, 2, 36, 4, -20],
+        [52, 60, 60, -36, -44, -44, -36, -60, -44],
+        [4, -28, -28, 56, -16, -60, 60, -16, -60],
+    ],
+    mobility: [-6, 6, -3, 2, 11, 13],
+    king_attack_weight: [0, 2, 6, 8, 2, 18],
     king_attack_per_square: 3,
-    hand_drop_threat: [0, 1, 2, 3, 4, 3, 4, 4],
+    hand_drop_threat: [0, 8, 4, 0, 0, 0, 0, 0],
     king_defence_per_attack: 2,
     king_danger_divisor: 6,
-    king_rank: [0, 10, 40, 80, 110, 110, 60, 20, 0],
+    king_rank: [0, 30, 12, 52, 50, 170, 0, 16, -60],
     tempo: 20,
 };
 
@@ -89,8 +96,10 @@ impl Weights {
                 v.push((p, -300, 300));
             }
         }
-        for p in self.pawn_advance.iter_mut().skip(1).take(6) {
-            v.push((p, -100, 200));
+        for row in self.rank.iter_mut() {
+            for p in row.iter_mut() {
+                v.push((p, -200, 200));
+            }
         }
         for p in self.mobility.iter_mut() {
             v.push((p, -10, 30));

@@ -4,12 +4,11 @@
 //! SEE, then most valuable victim, least valuable attacker); the two killer moves; the counter
 //! move; quiet moves by history; losing captures last.
 
-use crate::eval::piece_value;
 use crate::movegen::{generate_captures_promotions, generate_legal, MoveList, MAX_MOVES};
 use crate::position::Position;
 use crate::types::Move;
 
-use super::see::see;
+use super::see::{see, see_value as piece_value};
 
 const TT_SCORE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
