@@ -27,6 +27,22 @@ fn distance(a: Square, b: Square) -> usize {
     df.max(dr) as usize
 }
 
+/// Where `sq` lies relative to king square `k`, if within two files and two ranks: (|file
+/// offset|, rank offset + 2), with the rank offset positive in the direction `c` moves.
+#[inline(always)]
+fn near_offset(c: Color, sq: Square, k: Square) -> Option<(usize, usize)> {
+    let df = (sq.file() as i32 - k.file() as i32).unsigned_abs() as usize;
+    let dr = match c {
+        Color::Black => k.rank() as i32 - sq.rank() as i32,
+        Color::White => sq.rank() as i32 - k.rank() as i32,
+    };
+    if df <= 2 && dr.abs() <= 2 {
+        Some((df, (dr + 2) as usize))
+    } else {
+        None
+    }
+}
+
 /// Per-side totals gathered in one pass over the pieces.
 #[derive(Default)]
 struct SideTerms {
@@ -36,6 +52,8 @@ struct SideTerms {
     attackers: i32,
     /// Attacks on the own king's neighbourhood (defence).
     defence: i32,
+    /// Every square this side's pieces other than the king attack.
+    attacked: Bitboard,
 }
 
 /// The evaluation from Black's point of view.
@@ -66,9 +84,15 @@ pub fn evaluate_black_with(pos: &Position, w: &Weights) -> Value {
             let class = weights::kind_class(pt);
             if let Some(ek) = enemy_king {
                 t.score += w.attack_by_distance[class][distance(sq, ek)];
+                if let Some((f, r)) = near_offset(c, sq, ek) {
+                    t.score += w.near_enemy_king[class][f][r];
+                }
             }
             if let Some(ok) = own_king {
                 t.score += w.defend_by_distance[class][distance(sq, ok)];
+                if let Some((f, r)) = near_offset(c, sq, ok) {
+                    t.score += w.near_own_king[class][f][r];
+                }
             }
             let a = attacks::attacks(c, pt, sq, occ);
             let on_enemy_king = (a & enemy_zone).count() as i32;
@@ -78,6 +102,7 @@ pub fn evaluate_black_with(pos: &Position, w: &Weights) -> Value {
                     w.king_attack_weight[class] + on_enemy_king * w.king_attack_per_square;
             }
             t.defence += (a & own_zone).count() as i32;
+            t.attacked |= a;
             t.score += w.mobility[class] * a.and_not(own).count() as i32;
             t.score += w.rank[class][sq.relative_rank(c) as usize];
         }
@@ -89,11 +114,32 @@ pub fn evaluate_black_with(pos: &Position, w: &Weights) -> Value {
     let mut score = 0;
     for c in Color::ALL {
         let sign = if c == Color::Black { 1 } else { -1 };
+        let (own, enemy) = (&terms[c.index()], &terms[(!c).index()]);
         score += sign
-            * (terms[c.index()].score
-                - king_danger(pos, c, &terms[(!c).index()], &terms[c.index()], w));
+            * (own.score - king_danger(pos, c, enemy, own, w) - threats(pos, c, enemy, own, w));
     }
     score
+}
+
+/// Pieces of `c` that the enemy attacks and nothing of `c` defends: a loss in waiting, worse
+/// when the enemy is to move.
+fn threats(pos: &Position, c: Color, enemy: &SideTerms, own: &SideTerms, w: &Weights) -> Value {
+    let defended = own.attacked
+        | pos
+            .king_square(c)
+            .map_or(Bitboard::EMPTY, attacks::king_attacks);
+    let hanging = (pos.pieces_of(c) & enemy.attacked).and_not(defended);
+    let table = if pos.side_to_move() == c {
+        &w.hanging_to_move
+    } else {
+        &w.hanging_waiting
+    };
+    hanging
+        .iter()
+        .filter_map(|sq| pos.piece_on(sq))
+        .filter(|p| p.piece_type() != PieceType::King)
+        .map(|p| table[weights::kind_class(p.piece_type())])
+        .sum()
 }
 
 /// How exposed the king of `c` is: the enemy's attacks on its neighbourhood, the enemy's hand
@@ -113,8 +159,18 @@ fn king_danger(pos: &Position, c: Color, enemy: &SideTerms, own: &SideTerms, w: 
         }
     }
     let drop_threat = hand_units * empty_near.min(4) / 2;
-    let units = enemy.attack_units + drop_threat + if enemy.attackers >= 2 { 10 } else { 0 }
-        - own.defence * w.king_defence_per_attack;
+    // Squares next to the king that the enemy attacks and no other piece of ours guards, and
+    // those among them where a drop could land.
+    let weak = (near & enemy.attacked).and_not(own.attacked);
+    let weak_units = weak.count() as i32 * w.king_weak_square
+        + if enemy_hand.is_empty() {
+            0
+        } else {
+            weak.and_not(pos.occupied()).count() as i32 * w.king_weak_empty_square
+        };
+    let units =
+        enemy.attack_units + drop_threat + weak_units + if enemy.attackers >= 2 { 10 } else { 0 }
+            - own.defence * w.king_defence_per_attack;
     let units = units.max(0);
     units * units / w.king_danger_divisor.max(1) + king_rank_penalty(k, c, w)
 }

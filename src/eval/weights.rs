@@ -15,6 +15,12 @@ pub struct Weights {
     pub attack_by_distance: [[i32; 9]; 6],
     /// Bonus by Chebyshev distance to the own king, per kind class.
     pub defend_by_distance: [[i32; 9]; 6],
+    /// Bonus for a piece close to its own king, per class, by |file offset| (0..=2) and rank
+    /// offset (-2..=2, positive towards the enemy), as castles place golds and silvers.
+    pub near_own_king: [[[i32; 5]; 3]; 6],
+    /// The same around the enemy king (positive rank offset: beyond the king, seen from the
+    /// attacker).
+    pub near_enemy_king: [[[i32; 5]; 3]; 6],
     /// Bonus by relative rank (0 = the far rank), per kind class.
     pub rank: [[i32; 9]; 6],
     /// Bonus per square a piece attacks or may move to, per class.
@@ -30,6 +36,14 @@ pub struct Weights {
     pub king_defence_per_attack: i32,
     /// The king penalty is units squared divided by this.
     pub king_danger_divisor: i32,
+    /// King attack units per neighbour square the enemy attacks and no other own piece guards,
+    /// and extra units when such a square is empty and the enemy holds pieces in hand.
+    pub king_weak_square: i32,
+    pub king_weak_empty_square: i32,
+    /// Penalty for an undefended attacked piece, per class, when its side is to move and when
+    /// the enemy is.
+    pub hanging_to_move: [i32; 6],
+    pub hanging_waiting: [i32; 6],
     /// King placement by distance from the own back rank (0 = back rank).
     pub king_rank: [i32; 9],
     pub tempo: i32,
@@ -56,6 +70,8 @@ pub const DEFAULT: Weights = Weights {
         [0, -50, -55, -60, -36, -60, 0, 0, 0],
         [0, 68, 29, 20, -28, -28, 0, 0, 0],
     ],
+    near_own_king: [[[0; 5]; 3]; 6],
+    near_enemy_king: [[[0; 5]; 3]; 6],
     rank: [
         [0, -18, -40, 28, -12, -8, -10, 52, 40],
         [0, -60, -60, 12, -28, 36, -44, -36, -60],
@@ -70,6 +86,10 @@ pub const DEFAULT: Weights = Weights {
     hand_drop_threat: [0, 8, 4, 0, 0, 0, 0, 0],
     king_defence_per_attack: 2,
     king_danger_divisor: 6,
+    king_weak_square: 0,
+    king_weak_empty_square: 0,
+    hanging_to_move: [0; 6],
+    hanging_waiting: [0; 6],
     king_rank: [0, 30, 12, 52, 50, 170, 0, 16, -60],
     tempo: 20,
 };
@@ -96,6 +116,17 @@ impl Weights {
                 v.push((p, -300, 300));
             }
         }
+        for table in self
+            .near_own_king
+            .iter_mut()
+            .chain(self.near_enemy_king.iter_mut())
+        {
+            for row in table.iter_mut() {
+                for p in row.iter_mut() {
+                    v.push((p, -300, 300));
+                }
+            }
+        }
         for row in self.rank.iter_mut() {
             for p in row.iter_mut() {
                 v.push((p, -200, 200));
@@ -113,6 +144,15 @@ impl Weights {
         }
         v.push((&mut self.king_defence_per_attack, 0, 20));
         v.push((&mut self.king_danger_divisor, 1, 100));
+        v.push((&mut self.king_weak_square, 0, 40));
+        v.push((&mut self.king_weak_empty_square, 0, 40));
+        for p in self
+            .hanging_to_move
+            .iter_mut()
+            .chain(self.hanging_waiting.iter_mut())
+        {
+            v.push((p, -100, 1000));
+        }
         for p in self.king_rank.iter_mut().skip(1) {
             v.push((p, -200, 400));
         }
