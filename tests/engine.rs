@@ -338,3 +338,17 @@ fn malformed_input_is_answered_and_the_engine_goes_on() {
     e.send("isready");
     e.expect("readyok", 2000);
 }
+
+#[test]
+fn plays_the_try_under_the_try_rule() {
+    let mut e = Engine::start();
+    e.send("setoption name EnteringKingRule value TryRule");
+    e.send("position sfen 9/4K4/9/9/9/9/9/2g6/4k4 b - 1");
+    e.send("go depth 3");
+    let out = e.expect("bestmove", 5000);
+    assert_eq!(
+        out.last().unwrap().split_whitespace().nth(1),
+        Some("5b5a"),
+        "{out:?}"
+    );
+}

@@ -40,6 +40,14 @@ impl EnteringKingRule {
     }
 }
 
+/// The square a king of colour `c` must reach under the try rule: the enemy king's start.
+pub fn try_square(c: Color) -> Square {
+    match c {
+        Color::Black => Square::new(4, 0),
+        Color::White => Square::new(4, 8),
+    }
+}
+
 /// Impasse value of a piece kind: 5 for rook and bishop (promoted or not), 0 for the king, 1
 /// for everything else.
 pub fn impasse_value(pt: PieceType) -> u32 {
@@ -108,10 +116,7 @@ impl Position {
     pub fn try_move(&self) -> Option<Move> {
         let us = self.side_to_move();
         let ksq = self.king_square(us)?;
-        let target = match us {
-            Color::Black => Square::from_usi("5a")?,
-            Color::White => Square::from_usi("5i")?,
-        };
+        let target = try_square(us);
         if !attacks::king_attacks(ksq).contains(target) {
             return None;
         }

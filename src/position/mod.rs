@@ -5,7 +5,7 @@ mod entering;
 mod repetition;
 mod sfen;
 
-pub use entering::EnteringKingRule;
+pub use entering::{try_square, EnteringKingRule};
 pub use repetition::{Repetition, Sennichite};
 pub use sfen::{SfenError, HANDICAPS, STARTPOS};
 

@@ -402,6 +402,9 @@ impl<'a> Searcher<'a> {
         {
             return draw_value(self.options, self.root_color, us);
         }
+        if let Some(v) = self.try_rule_loss(ply) {
+            return v;
+        }
         let rule = self.options.entering_king_rule;
         if rule != EnteringKingRule::None
             && rule != EnteringKingRule::Try
@@ -619,6 +622,17 @@ impl<'a> Searcher<'a> {
         best_value
     }
 
+    /// Under the try rule the game is over, lost for the side to move, once the enemy king
+    /// stands on our king's start square.
+    fn try_rule_loss(&self, ply: usize) -> Option<Value> {
+        if self.options.entering_king_rule != EnteringKingRule::Try {
+            return None;
+        }
+        let them = !self.pos.side_to_move();
+        (self.pos.king_square(them) == Some(crate::position::try_square(them)))
+            .then_some(-VALUE_MATE + ply as Value)
+    }
+
     fn update_pv_single(&mut self, ply: usize, m: Move) {
         self.pv[ply][ply] = Some(m);
         self.pv_len[ply] = ply + 1;
@@ -653,6 +667,9 @@ impl<'a> Searcher<'a> {
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 4 {
             return evaluate(&self.pos);
+        }
+        if let Some(v) = self.try_rule_loss(ply) {
+            return v;
         }
         let in_check = self.pos.in_check();
         let key = self.pos.key();
