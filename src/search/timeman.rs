@@ -24,12 +24,15 @@ pub struct Limits {
     /// `go mate <ms>`; `Some(None)` for `go mate infinite`.
     pub mate: Option<Option<u64>>,
     pub searchmoves: Vec<String>,
+    /// Whether any of `btime wtime binc winc byoyomi` was sent, even as 0: a clock of zero is
+    /// a clock (move at once), not the absence of one.
+    pub clock_given: bool,
 }
 
 impl Limits {
     /// Whether any clock was given at all.
     pub fn uses_clock(&self) -> bool {
-        self.time != [0, 0] || self.inc != [0, 0] || self.byoyomi > 0
+        self.clock_given || self.time != [0, 0] || self.inc != [0, 0] || self.byoyomi > 0
     }
 }
 
@@ -137,6 +140,18 @@ mod tests {
         assert!(max < 10_000 / 4 && opt <= max, "{opt} {max}");
         let (_, max) = allot(&lim(500, 0, 0), Color::White, &o, 80).unwrap();
         assert!(max <= 400);
+    }
+
+    #[test]
+    fn a_zero_clock_still_limits_the_search() {
+        let o = TimeOptions::default();
+        let l = Limits {
+            clock_given: true,
+            ..Limits::default()
+        };
+        let (opt, max) = allot(&l, Color::Black, &o, 1).unwrap();
+        assert!(opt <= 1 && max <= 1, "{opt} {max}");
+        assert_eq!(allot(&Limits::default(), Color::Black, &o, 1), None);
     }
 
     #[test]

@@ -129,6 +129,9 @@ pub fn parse_go(words: &[&str]) -> Result<Limits, String> {
         }
     };
     while i < words.len() {
+        if matches!(words[i], "btime" | "wtime" | "binc" | "winc" | "byoyomi") {
+            l.clock_given = true;
+        }
         match words[i] {
             "btime" => l.time[0] = number(i + 1, "btime")?,
             "wtime" => l.time[1] = number(i + 1, "wtime")?,
@@ -431,6 +434,7 @@ impl Engine {
             limits.time = t.time;
             limits.inc = t.inc;
             limits.byoyomi = t.byoyomi;
+            limits.clock_given |= t.clock_given;
         }
         if let Ok(mut a) = r.shared.allotment.lock() {
             *a = search::timeman::allot(&limits, r.side, &self.options.search.time, r.game_ply);
