@@ -1,8 +1,10 @@
 //! Hayate: a shogi engine speaking the USI protocol.
 
+pub mod arena;
 pub mod attacks;
 pub mod bitboard;
 pub mod eval;
+pub mod kifu;
 pub mod mate;
 pub mod movegen;
 pub mod perft;

@@ -7,6 +7,7 @@ use hayate::usi;
 
 const USAGE: &str = "usage: hayate                      run the USI engine on stdin/stdout
        hayate perft <depth> [<sfen> | startpos | <handicap name>]
+       hayate match --engine cmd=PATH ... --engine ... [options]   (see hayate match --help)
        hayate bench                run the fixed search benchmark (prints the node signature)
        hayate tune <file> [passes] fit the evaluation weights to labelled positions
                                    (lines: sfen<TAB>score<TAB>result) and print them as Rust";
@@ -26,6 +27,7 @@ fn main() -> ExitCode {
         }
         Some("perft") => perft_command(&args[1..]),
         Some("tune") => tune_command(&args[1..]),
+        Some("match") => match_command(&args[1..]),
         Some("bench") => {
             usi::bench::run(&|line| println!("{line}"));
             ExitCode::SUCCESS
@@ -97,4 +99,27 @@ fn tune_command(args: &[String]) -> ExitCode {
     });
     print!("{}", w.to_rust());
     ExitCode::SUCCESS
+}
+
+fn match_command(args: &[String]) -> ExitCode {
+    use hayate::arena;
+    if args.is_empty() || args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{}", arena::HELP);
+        return ExitCode::SUCCESS;
+    }
+    let cfg = match arena::parse_args(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("hayate match: {e}\n{}", arena::HELP);
+            return ExitCode::from(2);
+        }
+    };
+    let mut out = io::stdout();
+    match arena::run(&cfg, &mut out) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hayate match: {e}");
+            ExitCode::from(2)
+        }
+    }
 }

@@ -1,0 +1,379 @@
+//! KIF records in UTF-8 (`.kifu`), as ShogiHome and other GUIs read them.
+
+use super::japanese::{kif_move, piece_name, FILES, NAMES, RANKS};
+use super::{Ending, GameRecord, RecordedMove};
+use crate::position::{Position, STARTPOS};
+use crate::types::{Color, Move, PieceType, Square};
+
+fn ending_word(e: Ending) -> &'static str {
+    match e {
+        Ending::Resign => "投了",
+        Ending::Mate => "詰み",
+        Ending::Sennichite | Ending::PerpetualCheck { .. } => "千日手",
+        Ending::Declaration => "入玉勝ち",
+        Ending::WrongDeclaration { .. } | Ending::IllegalMove { .. } | Ending::Crash { .. } => {
+            "反則負け"
+        }
+        Ending::TimeUp { .. } => "切れ負け",
+        Ending::MaxMoves => "持将棋",
+        Ending::AdjudicatedLoss { .. } | Ending::AdjudicatedDraw => "中断",
+    }
+}
+
+fn hms(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+fn hand_text(pos: &Position, c: Color) -> String {
+    let h = pos.hand(c);
+    let kanji = [
+        "", "", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二", "十三",
+        "十四", "十五", "十六", "十七", "十八",
+    ];
+    let parts: Vec<String> = PieceType::HAND
+        .iter()
+        .filter(|&&pt| h.count(pt) > 0)
+        .map(|&pt| format!("{}{}", piece_name(pt), kanji[h.count(pt) as usize]))
+        .collect();
+    if parts.is_empty() {
+        "なし".into()
+    } else {
+        parts.join("　")
+    }
+}
+
+/// The record as KIF text.
+pub fn write(rec: &GameRecord) -> Result<String, String> {
+    let mut pos = Position::from_sfen(&rec.start_sfen).map_err(|e| e.to_string())?;
+    let mut s = String::new();
+    s.push_str("# KIF形式棋譜ファイル (UTF-8)\n");
+    s.push_str(&format!("開始日時：{}\n", rec.start_time));
+    s.push_str(&format!("棋戦：{}\n", rec.event));
+    s.push_str(&format!("持ち時間：{}\n", rec.time_control));
+    let standard = Position::startpos().to_sfen() == pos.to_sfen();
+    if standard {
+        s.push_str("手合割：平手\n");
+    } else {
+        s.push_str(&format!("後手の持駒：{}\n", hand_text(&pos, Color::White)));
+        s.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
+        for rank in 0..9u8 {
+            s.push('|');
+            for file in (0..9).rev() {
+                match pos.piece_on(Square::new(file, rank)) {
+                    None => s.push_str(" ・"),
+                    Some(p) => {
+                        s.push(if p.color() == Color::White { 'v' } else { ' ' });
+                        s.push_str(board_name(p.piece_type()));
+                    }
+                }
+            }
+            s.push_str(&format!("|{}\n", RANKS[rank as usize]));
+        }
+        s.push_str("+---------------------------+\n");
+        s.push_str(&format!("先手の持駒：{}\n", hand_text(&pos, Color::Black)));
+        if pos.side_to_move() == Color::White {
+            s.push_str("後手番\n");
+        }
+    }
+    s.push_str(&format!("先手：{}\n後手：{}\n", rec.black, rec.white));
+    s.push_str("手数----指手---------消費時間--\n");
+    let mut total = [0u64; 2];
+    let mut prev_to = None;
+    for (i, m) in rec.moves.iter().enumerate() {
+        let c = pos.side_to_move().index();
+        total[c] += m.time_ms;
+        let text = kif_move(&pos, m.mv, prev_to);
+        s.push_str(&format!(
+            "{:>4} {}   ({:>2}:{:02}/{})\n",
+            i + 1,
+            text,
+            m.time_ms / 60000,
+            m.time_ms / 1000 % 60,
+            hms(total[c])
+        ));
+        if let Some(cm) = &m.comment {
+            s.push_str(&format!("**{}\n", cm.replace(['\n', '\r'], " ")));
+        }
+        if !pos.is_legal(m.mv) {
+            return Err(format!("illegal move {} in record", m.mv));
+        }
+        prev_to = Some(m.mv.to());
+        pos.do_move(m.mv);
+    }
+    if let Some(e) = rec.ending {
+        s.push_str(&format!(
+            "{:>4} {}   ( 0:00/{})\n",
+            rec.moves.len() + 1,
+            ending_word(e),
+            hms(total[pos.side_to_move().index()])
+        ));
+        s.push_str(&format!("*{}\n", e.describe()));
+        s.push_str(&result_line(e, rec.moves.len(), pos.side_to_move()));
+    }
+    Ok(s)
+}
+
+/// The closing `まで…` line that readers take the result from.
+fn result_line(e: Ending, n: usize, to_move: Color) -> String {
+    let side = |c: Color| {
+        if c == Color::Black {
+            "先手"
+        } else {
+            "後手"
+        }
+    };
+    let text = match e {
+        Ending::Sennichite => "千日手".to_string(),
+        Ending::MaxMoves => "持将棋".to_string(),
+        Ending::AdjudicatedDraw => "中断".to_string(),
+        Ending::Declaration => format!("{}の入玉勝ち", side(to_move)),
+        Ending::WrongDeclaration { loser }
+        | Ending::IllegalMove { loser }
+        | Ending::Crash { loser } => {
+            format!("{}の反則負け", side(loser))
+        }
+        _ => match e.outcome(to_move) {
+            super::Outcome::BlackWin => "先手の勝ち".to_string(),
+            super::Outcome::WhiteWin => "後手の勝ち".to_string(),
+            super::Outcome::Draw => "千日手".to_string(),
+        },
+    };
+    format!("まで{n}手で{text}\n")
+}
+
+/// One-character board names for the KIF diagram.
+fn board_name(pt: PieceType) -> &'static str {
+    match pt {
+        PieceType::ProLance => "杏",
+        PieceType::ProKnight => "圭",
+        PieceType::ProSilver => "全",
+        PieceType::Dragon => "龍",
+        _ => piece_name(pt),
+    }
+}
+
+fn board_kind(ch: &str) -> Option<PieceType> {
+    match ch {
+        "杏" => Some(PieceType::ProLance),
+        "圭" => Some(PieceType::ProKnight),
+        "全" => Some(PieceType::ProSilver),
+        _ => NAMES.iter().find(|(n, _)| *n == ch).map(|(_, pt)| *pt),
+    }
+}
+
+/// Reads a KIF record written by [`write`] or by common GUIs: `手合割：平手` or a board
+/// diagram with hands, then numbered moves.
+pub fn read(text: &str) -> Result<GameRecord, String> {
+    let mut rec = GameRecord {
+        black: String::new(),
+        white: String::new(),
+        event: String::new(),
+        start_time: String::new(),
+        time_control: String::new(),
+        start_sfen: STARTPOS.to_string(),
+        moves: Vec::new(),
+        ending: None,
+    };
+    let mut rows: Vec<String> = Vec::new();
+    let mut hands = [String::new(), String::new()];
+    let mut white_first = false;
+    let mut pos: Option<Position> = None;
+    let mut prev_to: Option<Square> = None;
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.trim_end();
+        let err = |what: &str| format!("KIF line {}: {what}: '{line}'", n + 1);
+        if let Some(v) = line.strip_prefix("先手：") {
+            rec.black = v.to_string();
+        } else if let Some(v) = line.strip_prefix("後手：") {
+            rec.white = v.to_string();
+        } else if let Some(v) = line.strip_prefix("棋戦：") {
+            rec.event = v.to_string();
+        } else if let Some(v) = line.strip_prefix("後手の持駒：") {
+            hands[1] = v.to_string();
+        } else if let Some(v) = line.strip_prefix("先手の持駒：") {
+            hands[0] = v.to_string();
+        } else if line == "後手番" {
+            white_first = true;
+        } else if line.starts_with('|') {
+            rows.push(line.to_string());
+        } else if line.starts_with("手数") {
+            let sfen = if rows.is_empty() {
+                STARTPOS.to_string()
+            } else {
+                diagram_sfen(&rows, &hands, white_first)?
+            };
+            let p = Position::from_sfen(&sfen).map_err(|e| err(&e.to_string()))?;
+            rec.start_sfen = p.to_sfen();
+            pos = Some(p);
+        } else if let Some(p) = pos.as_mut() {
+            let t = line.trim_start();
+            let Some((num, rest)) = t.split_once(' ') else {
+                continue;
+            };
+            if num.parse::<u32>().is_err() {
+                continue;
+            }
+            // Only ASCII spaces separate fields: `同　` holds an ideographic space.
+            let mv_text = rest.split(' ').find(|w| !w.is_empty()).unwrap_or("");
+            let ending = match mv_text {
+                "投了" => Some(Ending::Resign),
+                "詰み" => Some(Ending::Mate),
+                "千日手" => Some(Ending::Sennichite),
+                "入玉勝ち" => Some(Ending::Declaration),
+                "反則負け" => Some(Ending::IllegalMove {
+                    loser: p.side_to_move(),
+                }),
+                "切れ負け" => Some(Ending::TimeUp {
+                    loser: p.side_to_move(),
+                }),
+                "持将棋" => Some(Ending::MaxMoves),
+                "中断" => Some(Ending::AdjudicatedDraw),
+                _ => None,
+            };
+            if let Some(e) = ending {
+                rec.ending = Some(e);
+                continue;
+            }
+            let m = parse_kif_move(p, mv_text, prev_to)
+                .ok_or_else(|| err("illegal or malformed move"))?;
+            prev_to = Some(m.to());
+            p.do_move(m);
+            rec.moves.push(RecordedMove {
+                mv: m,
+                time_ms: 0,
+                comment: None,
+            });
+        }
+    }
+    let Some(p) = pos else {
+        return Err("KIF has no move list header (手数----指手----)".into());
+    };
+    if matches!(rec.ending, Some(Ending::Sennichite)) {
+        rec.ending = Some(super::repetition_ending(&p));
+    }
+    Ok(rec)
+}
+
+fn diagram_sfen(rows: &[String], hands: &[String; 2], white_first: bool) -> Result<String, String> {
+    if rows.len() != 9 {
+        return Err(format!("KIF board has {} ranks", rows.len()));
+    }
+    let mut board = String::new();
+    for (r, row) in rows.iter().enumerate() {
+        if r > 0 {
+            board.push('/');
+        }
+        let cells: Vec<char> = row.chars().skip(1).take(18).collect();
+        let mut empty = 0;
+        for pair in cells.chunks(2) {
+            let (mark, ch) = (pair[0], pair.get(1).copied().unwrap_or('・'));
+            if ch == '・' {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                board.push_str(&empty.to_string());
+                empty = 0;
+            }
+            let pt = board_kind(&ch.to_string())
+                .ok_or_else(|| format!("unknown piece '{ch}' in KIF board"))?;
+            let mut t = if pt.is_promoted() {
+                format!("+{}", pt.letter())
+            } else {
+                pt.letter().to_string()
+            };
+            if mark == 'v' {
+                t = t.to_lowercase();
+            }
+            board.push_str(&t);
+        }
+        if empty > 0 {
+            board.push_str(&empty.to_string());
+        }
+    }
+    let mut hand = String::new();
+    for (i, h) in hands.iter().enumerate() {
+        if h.is_empty() || h == "なし" {
+            continue;
+        }
+        for part in h.split(['　', ' ']).filter(|p| !p.is_empty()) {
+            let mut chars = part.chars();
+            let first = chars.next().map(|c| c.to_string()).unwrap_or_default();
+            let pt = board_kind(&first).ok_or_else(|| format!("bad KIF hand '{part}'"))?;
+            let count = kanji_number(chars.as_str()).unwrap_or(1);
+            let l = if i == 0 {
+                pt.letter()
+            } else {
+                pt.letter().to_ascii_lowercase()
+            };
+            for _ in 0..count {
+                hand.push(l);
+            }
+        }
+    }
+    Ok(format!(
+        "{board} {} {} 1",
+        if white_first { "w" } else { "b" },
+        if hand.is_empty() { "-".into() } else { hand }
+    ))
+}
+
+fn kanji_number(s: &str) -> Option<u32> {
+    if s.is_empty() {
+        return None;
+    }
+    let digit = |c: char| {
+        "一二三四五六七八九"
+            .chars()
+            .position(|k| k == c)
+            .map(|i| i as u32 + 1)
+    };
+    match s.chars().collect::<Vec<_>>().as_slice() {
+        ['十'] => Some(10),
+        ['十', d] => Some(10 + digit(*d)?),
+        [d] => digit(*d),
+        _ => None,
+    }
+}
+
+fn parse_kif_move(pos: &Position, text: &str, prev_to: Option<Square>) -> Option<Move> {
+    let (to, rest) = if let Some(r) = text
+        .strip_prefix("同　")
+        .or_else(|| text.strip_prefix("同"))
+    {
+        (prev_to?, r)
+    } else {
+        let mut cs = text.char_indices();
+        let (_, f) = cs.next()?;
+        let (i, r) = cs.next()?;
+        let file = FILES
+            .iter()
+            .position(|x| x.starts_with(f))
+            .or_else(|| f.to_digit(10).map(|d| d as usize - 1))?;
+        let rank = RANKS.iter().position(|x| x.starts_with(r))?;
+        (
+            Square::new(file as u8, rank as u8),
+            &text[i + r.len_utf8()..],
+        )
+    };
+    let (pt, rest) = NAMES
+        .iter()
+        .find_map(|(n, pt)| rest.strip_prefix(n).map(|r| (*pt, r)))?;
+    if rest.starts_with('打') {
+        let m = Move::drop(pt, to);
+        return pos.is_legal(m).then_some(m);
+    }
+    let promote = rest.starts_with('成');
+    let open = rest.find('(')?;
+    let digits: Vec<u32> = rest[open + 1..]
+        .chars()
+        .filter_map(|c| c.to_digit(10))
+        .collect();
+    if digits.len() < 2 || digits[0] == 0 || digits[1] == 0 {
+        return None;
+    }
+    let from = Square::new(digits[0] as u8 - 1, digits[1] as u8 - 1);
+    let m = Move::normal(from, to, promote);
+    pos.is_legal(m).then_some(m)
+}
