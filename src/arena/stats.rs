@@ -54,7 +54,7 @@ pub fn elo_with_error(r: &Wld) -> (f64, f64) {
 /// Likelihood of superiority in percent: the chance that the first engine is the stronger.
 pub fn los(r: &Wld) -> f64 {
     let decisive = (r.wins + r.losses) as f64;
-    if decisive == 0.0 {
+    if r.wins == r.losses {
         return 50.0;
     }
     50.0 * (1.0 + erf((r.wins as f64 - r.losses as f64) / (2.0 * decisive).sqrt()))
@@ -273,15 +273,15 @@ mod tests {
         };
         assert!(t.llr(&even) < 0.0);
         let strong = Penta {
-            counts: [0, 10, 30, 50, 10],
+            counts: [0, 5, 25, 50, 20],
         };
         assert_eq!(t.verdict(&strong), SprtVerdict::H1);
         let n = 100.0;
-        let mean = (10.0 * 0.25 + 30.0 * 0.5 + 50.0 * 0.75 + 10.0) / n;
-        let var = (10.0 * (0.25f64 - mean).powi(2)
-            + 30.0 * (0.5f64 - mean).powi(2)
+        let mean = (5.0 * 0.25 + 25.0 * 0.5 + 50.0 * 0.75 + 20.0) / n;
+        let var = (5.0 * (0.25f64 - mean).powi(2)
+            + 25.0 * (0.5f64 - mean).powi(2)
             + 50.0 * (0.75f64 - mean).powi(2)
-            + 10.0 * (1.0f64 - mean).powi(2))
+            + 20.0 * (1.0f64 - mean).powi(2))
             / n;
         let (s0, s1) = (0.5, expected_score(5.0));
         assert!(
