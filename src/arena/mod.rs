@@ -6,6 +6,7 @@
 //! reused ones with `--reuse`); every game is written as CSA and KIF; the summary and an
 //! optional penta-nomial SPRT follow cutechess conventions.
 
+pub mod config;
 pub mod engine;
 pub mod game;
 pub mod stats;
@@ -497,6 +498,20 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
     while i < args.len() {
         let a = args[i].as_str();
         match a {
+            "--config" => {
+                let path = value(i, a)?;
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read configuration {path}: {e}"))?;
+                let mut expanded = config::to_args(&text)?;
+                expanded.extend(args[i + 2..].iter().cloned());
+                let mut base = parse_args(&expanded)?;
+                // Engines given on the command line before --config come first.
+                let before = parse_args(&args[..i])?;
+                let mut engines = before.engines;
+                engines.append(&mut base.engines);
+                base.engines = engines;
+                return Ok(base);
+            }
             "--engine" => {
                 let mut words = Vec::new();
                 let mut j = i + 1;
@@ -592,6 +607,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
 pub const HELP: &str =
     "usage: hayate match --engine cmd=PATH [name=NAME] [dir=DIR] [option.NAME=VALUE ...] [tc=TC]
                     --engine ... [--engine ...] [options]
+  --config FILE      read these settings (and [[engine]] tables) from a TOML file
   --games N          games per pair (default 2; each opening is played twice, colours swapped)
   --tc TC            byoyomi=MS | time=MS,inc=MS | time=MS,byoyomi=MS | time=MS | movetime=MS |
                      nodes=N | depth=N (default byoyomi=1000); tc= inside --engine overrides it
