@@ -161,16 +161,7 @@ fn one_line(s: &str) -> String {
 /// Reads a CSA record: players, start position (`PI` or `P1`..`P9` with hands), moves and
 /// the ending. Comments and times are skipped.
 pub fn read(text: &str) -> Result<GameRecord, String> {
-    let mut rec = GameRecord {
-        black: String::new(),
-        white: String::new(),
-        event: String::new(),
-        start_time: String::new(),
-        time_control: String::new(),
-        start_sfen: STARTPOS.to_string(),
-        moves: Vec::new(),
-        ending: None,
-    };
+    let mut rec = GameRecord::empty();
     let mut board: [Option<Piece>; 81] = [None; 81];
     let mut hands: Vec<(Color, PieceType)> = Vec::new();
     let mut explicit_board = false;
@@ -295,28 +286,7 @@ fn startpos_board() -> [Option<Piece>; 81] {
 }
 
 fn board_sfen(board: &[Option<Piece>; 81], side: &str, hands: &[(Color, PieceType)]) -> String {
-    let mut s = String::new();
-    for rank in 0..9 {
-        if rank > 0 {
-            s.push('/');
-        }
-        let mut empty = 0;
-        for file in (0..9).rev() {
-            match board[file * 9 + rank] {
-                None => empty += 1,
-                Some(p) => {
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    s.push_str(&p.to_sfen());
-                }
-            }
-        }
-        if empty > 0 {
-            s.push_str(&empty.to_string());
-        }
-    }
+    let s = crate::position::board_to_sfen(board);
     let mut h = String::new();
     for (c, pt) in hands {
         let l = pt.letter();

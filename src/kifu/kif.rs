@@ -165,16 +165,7 @@ fn board_kind(ch: &str) -> Option<PieceType> {
 /// Reads a KIF record written by [`write`] or by common GUIs: `手合割：平手` or a board
 /// diagram with hands, then numbered moves.
 pub fn read(text: &str) -> Result<GameRecord, String> {
-    let mut rec = GameRecord {
-        black: String::new(),
-        white: String::new(),
-        event: String::new(),
-        start_time: String::new(),
-        time_control: String::new(),
-        start_sfen: STARTPOS.to_string(),
-        moves: Vec::new(),
-        ending: None,
-    };
+    let mut rec = GameRecord::empty();
     let mut rows: Vec<String> = Vec::new();
     let mut hands = [String::new(), String::new()];
     let mut white_first = false;

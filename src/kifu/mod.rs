@@ -130,6 +130,20 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// A record of no game yet, from the start position: what readers fill in.
+    pub fn empty() -> GameRecord {
+        GameRecord {
+            black: String::new(),
+            white: String::new(),
+            event: String::new(),
+            start_time: String::new(),
+            time_control: String::new(),
+            start_sfen: crate::position::STARTPOS.to_string(),
+            moves: Vec::new(),
+            ending: None,
+        }
+    }
+
     /// The start position with every move played.
     pub fn final_position(&self) -> Result<Position, String> {
         let mut pos = Position::from_sfen(&self.start_sfen).map_err(|e| e.to_string())?;

@@ -7,7 +7,7 @@ mod sfen;
 
 pub use entering::{try_square, EnteringKingRule};
 pub use repetition::{Repetition, Sennichite};
-pub use sfen::{SfenError, HANDICAPS, STARTPOS};
+pub use sfen::{board_to_sfen, SfenError, HANDICAPS, STARTPOS};
 
 use crate::attacks;
 use crate::bitboard::Bitboard;

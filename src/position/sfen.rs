@@ -197,27 +197,7 @@ impl Position {
     /// The SFEN of the current position.
     pub fn to_sfen(&self) -> String {
         let mut s = String::with_capacity(96);
-        for rank in 0..9 {
-            if rank > 0 {
-                s.push('/');
-            }
-            let mut empty = 0;
-            for file in (0..9).rev() {
-                match self.board[Square::new(file, rank).index()] {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push_str(&p.to_sfen());
-                    }
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-        }
+        s.push_str(&board_to_sfen(&self.board));
         s.push(' ');
         s.push(self.side.to_sfen());
         s.push(' ');
@@ -261,6 +241,33 @@ impl Position {
         ));
         s
     }
+}
+
+/// The board field of an SFEN for squares indexed as [`Square::index`].
+pub fn board_to_sfen(board: &[Option<Piece>; 81]) -> String {
+    let mut s = String::with_capacity(64);
+    for rank in 0..9 {
+        if rank > 0 {
+            s.push('/');
+        }
+        let mut empty = 0;
+        for file in (0..9).rev() {
+            match board[Square::new(file, rank).index()] {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push_str(&p.to_sfen());
+                }
+            }
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
+    }
+    s
 }
 
 fn hands_to_sfen(hands: [Hand; 2]) -> String {
