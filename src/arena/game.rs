@@ -6,7 +6,7 @@ use super::engine::{UsiProcess, WaitError};
 use super::tc::{go_command, TimeControl};
 use crate::kifu::{Ending, GameRecord, RecordedMove};
 use crate::position::{EnteringKingRule, Position, Sennichite};
-use crate::types::{Color, Move};
+use crate::types::Move;
 
 /// The rules and limits of a game.
 #[derive(Clone, Debug)]
@@ -233,7 +233,6 @@ pub fn play(
     };
     record.moves = moves;
     record.ending = Some(ending);
-    let _ = Color::Black;
     record
 }
 

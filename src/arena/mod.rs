@@ -332,6 +332,8 @@ fn play_job(
     job: &Job,
     kept: &mut [Option<UsiProcess>],
 ) -> Result<crate::kifu::GameRecord, String> {
+    // An engine that cannot be (re)started loses the game; say why on stderr.
+    let say_err = |e: &str| eprintln!("game {}: {e}", job.number);
     let mut take = |i: usize| -> Result<UsiProcess, String> {
         match kept[i].take() {
             Some(mut p) if cfg.reuse => {
@@ -344,7 +346,7 @@ fn play_job(
             _ => UsiProcess::start(&cfg.engines[i]),
         }
     };
-    let start_failed = |i: usize, e: String| -> crate::kifu::GameRecord {
+    let start_failed = |i: usize| -> crate::kifu::GameRecord {
         // An engine that cannot start loses the game.
         let o = &openings[job.opening];
         let loser = if i == job.black {
@@ -356,7 +358,6 @@ fn play_job(
         for &m in &o.moves {
             pos.do_move(m);
         }
-        let _ = e;
         crate::kifu::GameRecord {
             black: cfg.engines[job.black].name.clone(),
             white: cfg.engines[job.white].name.clone(),
@@ -378,11 +379,17 @@ fn play_job(
     };
     let mut black = match take(job.black) {
         Ok(p) => p,
-        Err(e) => return Ok(start_failed(job.black, e)),
+        Err(e) => {
+            say_err(&e);
+            return Ok(start_failed(job.black));
+        }
     };
     let mut white = match take(job.white) {
         Ok(p) => p,
-        Err(e) => return Ok(start_failed(job.white, e)),
+        Err(e) => {
+            say_err(&e);
+            return Ok(start_failed(job.white));
+        }
     };
     let tcs = [
         cfg.engines[job.black].tc.unwrap_or(cfg.tc),

@@ -156,7 +156,6 @@ pub fn search(
     shared: &Shared,
     report: &(dyn Fn(&Info) + Sync),
 ) -> BestMove {
-    let us = pos.side_to_move();
     if options.entering_king_rule != EnteringKingRule::Try
         && pos.can_declare_win(options.entering_king_rule)
     {
@@ -216,7 +215,6 @@ pub fn search(
             ponder: None,
         };
     };
-    let _ = us;
     if main.score <= -options.resign_value && main.score > -VALUE_INFINITE {
         return BestMove::Resign;
     }

@@ -194,9 +194,6 @@ impl<'a> Searcher<'a> {
                 }
             }
             if self.shared.stopped() {
-                if completed == 0 {
-                    completed = depth;
-                }
                 break;
             }
             completed = depth;
@@ -205,7 +202,6 @@ impl<'a> Searcher<'a> {
             }
             depth += 1;
         }
-        let _ = completed;
         let best = &rms[0];
         Some(RootResult {
             best: best.mv,
