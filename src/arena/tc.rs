@@ -94,11 +94,6 @@ impl TimeControl {
             _ => remaining,
         }
     }
-
-    /// `$TIME_LIMIT`-style text for records.
-    pub fn describe(&self) -> String {
-        self.to_string()
-    }
 }
 
 impl fmt::Display for TimeControl {

@@ -192,12 +192,6 @@ pub fn evaluate(pos: &Position) -> Value {
     v + DEFAULT.tempo
 }
 
-/// Squares an enemy piece could drop on next to the king (used by the search's king-safety
-/// heuristics).
-pub fn king_neighbourhood(k: Square) -> Bitboard {
-    attacks::king_attacks(k)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -75,18 +75,3 @@ pub fn kif_move(pos: &Position, m: Move, previous_to: Option<Square>) -> String 
         from.rank() + 1
     )
 }
-
-/// USI-style move text as a person reads it with a mark: `▲７六歩` (for the `hayate mate` line).
-pub fn ki2_like(pos: &Position, m: Move, previous_to: Option<Square>) -> String {
-    let mark = if pos.side_to_move() == crate::types::Color::Black {
-        "▲"
-    } else {
-        "△"
-    };
-    let text = kif_move(pos, m, previous_to);
-    let text = match text.find('(') {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    };
-    format!("{mark}{text}")
-}
