@@ -8,6 +8,10 @@ use hayate::usi;
 const USAGE: &str = "usage: hayate                      run the USI engine on stdin/stdout
        hayate perft <depth> [<sfen> | startpos | <handicap name>]
        hayate match --engine cmd=PATH ... --engine ... [options]   (see hayate match --help)
+       hayate mate [--time MS] [--nodes N] [--hash MB] <sfen>
+                                   solve a tsume (attacker to move; default 10 s, 256 MB)
+       hayate mate --batch FILE [--time MS] [--nodes N] [--hash MB]
+                                   solve every row of a TSV of name<TAB>sfen
        hayate bench                run the fixed search benchmark (prints the node signature)
        hayate tune <file> [passes] fit the evaluation weights to labelled positions
                                    (lines: sfen<TAB>score<TAB>result) and print them as Rust";
@@ -28,6 +32,20 @@ fn main() -> ExitCode {
         Some("perft") => perft_command(&args[1..]),
         Some("tune") => tune_command(&args[1..]),
         Some("match") => match_command(&args[1..]),
+        Some("mate") => {
+            // Long mates recurse deep: give the solver a thread with room for it.
+            let args = args[1..].to_vec();
+            let solver = std::thread::Builder::new()
+                .stack_size(MATE_STACK)
+                .spawn(move || mate_command(&args));
+            match solver.map(|h| h.join()) {
+                Ok(Ok(code)) => code,
+                _ => {
+                    eprintln!("hayate: the mate solver failed");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Some("bench") => {
             usi::bench::run(&|line| println!("{line}"));
             ExitCode::SUCCESS
@@ -122,4 +140,93 @@ fn match_command(args: &[String]) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+const MATE_STACK: usize = 1 << 30;
+
+fn mate_command(args: &[String]) -> ExitCode {
+    use hayate::mate::{japanese_line, SolveLimits, Solver, Verdict};
+    use std::time::{Duration, Instant};
+    let mut time_ms: u64 = 10_000;
+    let mut max_nodes: Option<u64> = None;
+    let mut hash_mb: usize = 256;
+    let mut batch = None;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .ok_or_else(|| format!("{name} needs a value"))
+                .cloned()
+        };
+        let r = match a.as_str() {
+            "--time" => value("--time").and_then(|v| {
+                v.parse()
+                    .map(|t| time_ms = t)
+                    .map_err(|_| format!("bad --time '{v}'"))
+            }),
+            "--hash" => value("--hash").and_then(|v| {
+                v.parse()
+                    .map(|h| hash_mb = h)
+                    .map_err(|_| format!("bad --hash '{v}'"))
+            }),
+            "--nodes" => value("--nodes").and_then(|v| {
+                v.parse()
+                    .map(|n| max_nodes = Some(n))
+                    .map_err(|_| format!("bad --nodes '{v}'"))
+            }),
+            "--batch" => value("--batch").map(|v| batch = Some(v)),
+            _ => {
+                rest.push(a.clone());
+                Ok(())
+            }
+        };
+        if let Err(e) = r {
+            eprintln!("hayate mate: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    }
+    let mut solver = Solver::new(hash_mb);
+    let limits = || SolveLimits {
+        deadline: Some(Instant::now() + Duration::from_millis(time_ms)),
+        nodes: max_nodes,
+        ..SolveLimits::default()
+    };
+    if let Some(path) = batch {
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("hayate mate: cannot read {path}: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let report =
+            hayate::mate::run_batch(&text, &mut solver, limits, &mut |line| println!("{line}"));
+        println!("{report}");
+        return ExitCode::SUCCESS;
+    }
+    let setup = rest.join(" ");
+    let setup = setup.strip_prefix("sfen ").unwrap_or(&setup);
+    let mut pos = match Position::from_sfen(setup) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("hayate mate: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let start = Instant::now();
+    let verdict = solver.solve(&mut pos, limits());
+    let ms = start.elapsed().as_millis();
+    let nodes = solver.nodes();
+    match verdict {
+        Verdict::Mate(line) => {
+            let usi: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+            println!("mate in {} plies ({nodes} nodes, {ms} ms)", line.len());
+            println!("usi: {}", usi.join(" "));
+            println!("japanese: {}", japanese_line(&pos, &line));
+        }
+        Verdict::NoMate => println!("no mate ({nodes} nodes, {ms} ms)"),
+        Verdict::Unknown => println!("unknown: time ran out ({nodes} nodes, {ms} ms)"),
+    }
+    ExitCode::SUCCESS
 }

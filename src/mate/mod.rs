@@ -1,5 +1,14 @@
-//! Mate finding. For now the fast mate-in-one the search probes at every node; the df-pn solver
-//! for `go mate` comes with its own issue.
+//! Mate finding: the fast mate-in-one the search probes at every node, and the df-pn solver
+//! behind `go mate`, `hayate mate` and the search's long mates.
+
+mod batch;
+mod dfpn;
+mod notation;
+mod table;
+
+pub use batch::run_batch;
+pub use dfpn::{verify_mate_line, SolveLimits, Solver, Verdict};
+pub use notation::japanese_line;
 
 use crate::attacks;
 use crate::movegen::{count_legal, generate_legal, MoveList};

@@ -73,6 +73,40 @@ impl Hand {
         self.0
     }
 
+    /// Kind by kind, the smaller count of the two hands.
+    pub fn min(self, other: Hand) -> Hand {
+        self.zip(other, u32::min)
+    }
+
+    /// Kind by kind, the larger count of the two hands.
+    pub fn max(self, other: Hand) -> Hand {
+        self.zip(other, u32::max)
+    }
+
+    fn zip(self, other: Hand, f: impl Fn(u32, u32) -> u32) -> Hand {
+        let mut h = Hand::EMPTY;
+        for pt in PieceType::HAND {
+            h.set(pt, f(self.count(pt), other.count(pt)));
+        }
+        h
+    }
+
+    /// One more of `pt`, unless the hand already holds every piece of that kind.
+    pub fn plus_one(mut self, pt: PieceType) -> Hand {
+        if self.count(pt) < Hand::MAX[pt as usize] as u32 {
+            self.add(pt);
+        }
+        self
+    }
+
+    /// One fewer of `pt`, unless it holds none.
+    pub fn minus_one(mut self, pt: PieceType) -> Hand {
+        if self.has(pt) {
+            self.remove(pt);
+        }
+        self
+    }
+
     /// Total number of pieces held.
     pub fn total(self) -> u32 {
         PieceType::HAND.iter().map(|&pt| self.count(pt)).sum()

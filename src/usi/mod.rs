@@ -11,7 +11,7 @@ mod format;
 pub mod options;
 
 use std::io::{BufRead, Write};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 pub use format::format_info;
 use options::Options;
 
+use crate::mate::{SolveLimits, Solver, Verdict};
 use crate::perft;
 use crate::position::Position;
 use crate::search::{self, BestMove, Limits, Shared};
@@ -235,6 +236,8 @@ struct Running {
     limits: Limits,
     side: crate::types::Color,
     game_ply: u32,
+    /// The stop flag of a `go mate` solve.
+    mate_stop: Option<Arc<AtomicBool>>,
 }
 
 /// The engine state the protocol drives.
@@ -244,7 +247,12 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     pos: Position,
     running: Option<Running>,
+    /// The df-pn solver for `go mate`, made on first use and sized by `USI_Hash`.
+    mate_solver: Option<(usize, Arc<Mutex<Solver>>)>,
 }
+
+/// Stack for the `go mate` thread: the solver recurses once per ply of the mate it explores.
+const MATE_STACK: usize = 1 << 30;
 
 impl Engine {
     pub fn new(out: SharedOut) -> Engine {
@@ -255,6 +263,7 @@ impl Engine {
             tt: Arc::new(TranspositionTable::new(1)),
             pos: Position::startpos(),
             running: None,
+            mate_solver: None,
         }
     }
 
@@ -267,6 +276,9 @@ impl Engine {
         if let Some(r) = self.running.take() {
             r.shared.pondering.store(false, Ordering::Relaxed);
             r.shared.stop.store(true, Ordering::Relaxed);
+            if let Some(stop) = &r.mate_stop {
+                stop.store(true, Ordering::Relaxed);
+            }
             let _ = r.handle.join();
         }
     }
@@ -372,8 +384,8 @@ impl Engine {
 
     fn go(&mut self, limits: Limits) {
         self.finish_search();
-        if limits.mate.is_some() {
-            self.say("checkmate notimplemented");
+        if let Some(time) = limits.mate {
+            self.go_mate(limits.clone(), time);
             return;
         }
         if self.tt.size_mb() != self.options.hash_mb {
@@ -417,11 +429,84 @@ impl Engine {
                     limits,
                     side: us,
                     game_ply,
+                    mate_stop: None,
                 })
             }
             Err(e) => {
                 self.say(&format!("info string cannot start the search: {e}"));
                 self.say("bestmove resign");
+            }
+        }
+    }
+
+    /// `go mate <ms|infinite>`: a df-pn solve on its own thread, answered with `checkmate`.
+    fn go_mate(&mut self, limits: Limits, time_ms: Option<u64>) {
+        let mb = self.options.hash_mb;
+        let solver = match &self.mate_solver {
+            Some((size, s)) if *size == mb => s.clone(),
+            _ => {
+                self.mate_solver = None;
+                let s = Arc::new(Mutex::new(Solver::new(mb)));
+                self.mate_solver = Some((mb, s.clone()));
+                s
+            }
+        };
+        let shared = Arc::new(Shared::default());
+        let mut pos = self.pos.clone();
+        let out = self.out.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let solve_stop = stop.clone();
+        let handle = std::thread::Builder::new()
+            .name("mate".into())
+            .stack_size(MATE_STACK)
+            .spawn(move || {
+                let start = Instant::now();
+                let Ok(mut solver) = solver.lock() else {
+                    emit(&out, "checkmate timeout");
+                    return;
+                };
+                let verdict = solver.solve(
+                    &mut pos,
+                    SolveLimits {
+                        nodes: None,
+                        deadline: time_ms.map(|ms| start + Duration::from_millis(ms)),
+                        stop: Some(solve_stop),
+                    },
+                );
+                let ms = start.elapsed().as_millis().max(1) as u64;
+                let nodes = solver.nodes();
+                emit(
+                    &out,
+                    &format!(
+                        "info time {ms} nodes {nodes} nps {} hashfull {}",
+                        nodes * 1000 / ms,
+                        solver.hashfull()
+                    ),
+                );
+                let reply = match verdict {
+                    Verdict::Mate(line) => {
+                        let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+                        format!("checkmate {}", moves.join(" "))
+                    }
+                    Verdict::NoMate => "checkmate nomate".to_string(),
+                    Verdict::Unknown => "checkmate timeout".to_string(),
+                };
+                emit(&out, &reply);
+            });
+        match handle {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    shared,
+                    handle,
+                    limits,
+                    side: self.pos.side_to_move(),
+                    game_ply: self.pos.game_ply(),
+                    mate_stop: Some(stop),
+                })
+            }
+            Err(e) => {
+                self.say(&format!("info string cannot start the mate search: {e}"));
+                self.say("checkmate timeout");
             }
         }
     }

@@ -1,0 +1,725 @@
+//! Depth-first proof-number search (df-pn) for checkmates where every attacker move is a check.
+//!
+//! Nodes where the attacker is to move are OR nodes (one mating check is enough); nodes where the
+//! defender is to move are AND nodes (every evasion must be answered). Each node carries a proof
+//! number `pn` (how many leaves must still be proven to prove it) and a disproof number `dn`; the
+//! search descends into the most-proving child and comes back up as soon as the child's numbers
+//! pass thresholds derived from its siblings, so it needs memory only for the path, plus the
+//! transposition table that remembers the numbers of every node it has left.
+//!
+//! Repetitions: a position that repeats one on the current path is a failure for the attacker
+//! (in tsume shogi every attacker move is a check, so a repetition is a perpetual check). That
+//! verdict depends on the path, not on the position, so disproofs that rest on a repetition are
+//! marked and never stored as disproofs in the table, where another path could find them: this is
+//! the graph-history-interaction problem, and not storing them keeps every stored result true
+//! whatever the path. Proofs never rest on a repetition.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::table::{MateTable, Probe, INF};
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::movegen::{count_legal, generate_checks, generate_legal, MoveList};
+use crate::position::Position;
+use crate::types::{Color, Hand, Move, PieceType};
+
+/// Salt for the board key when White attacks: a board with White to move is an OR node when
+/// White attacks and an AND node when Black does, and the two must not share entries.
+const WHITE_ATTACKS: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// How deep the path may go. Deeper nodes count as failures that depend on the path (so they
+/// are never stored): the longest composed problem is 1525 plies.
+const MAX_PLY: usize = 4000;
+
+/// When a solve gives up.
+#[derive(Clone, Debug, Default)]
+pub struct SolveLimits {
+    pub nodes: Option<u64>,
+    pub deadline: Option<Instant>,
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// The verdict of a solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The attacker mates; the line is checked move by move.
+    Mate(Vec<Move>),
+    /// No mate by continuous checks exists.
+    NoMate,
+    /// The limits ran out first.
+    Unknown,
+}
+
+/// A child of the node being searched, with what is known of it.
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    m: Move,
+    /// Board key of the child (salted by attacker), for the table.
+    key: u64,
+    /// The attacker's hand in the child.
+    hand: Hand,
+    pn: u32,
+    dn: u32,
+    len: u16,
+    /// The child's proof or disproof hand once it is resolved.
+    resolved_hand: Hand,
+    /// Its disproof rests on a repetition of the current path.
+    path_dependent: bool,
+}
+
+impl Child {
+    fn is_resolved(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+}
+
+/// What a finished visit to a node reports.
+#[derive(Clone, Copy, Debug)]
+struct Outcome {
+    pn: u32,
+    dn: u32,
+    len: u16,
+    resolved_hand: Hand,
+    path_dependent: bool,
+}
+
+/// Zobrist keys are already uniformly random: hash a key as itself.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+type PathSet = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+
+pub struct Solver {
+    table: MateTable,
+    /// The children of every node on the path, each node's after its parent's.
+    children: Vec<Child>,
+    /// Full keys (board and hands) of the positions on the path, with their counts.
+    path: PathSet,
+    attacker: Color,
+    nodes: u64,
+    limits: SolveLimits,
+    aborted: bool,
+}
+
+impl Solver {
+    /// A solver whose table takes about `hash_mb` megabytes.
+    pub fn new(hash_mb: usize) -> Solver {
+        Solver {
+            table: MateTable::new(hash_mb),
+            children: Vec::with_capacity(4096),
+            path: PathSet::with_capacity_and_hasher(4096, Default::default()),
+            attacker: Color::Black,
+            nodes: 0,
+            limits: SolveLimits::default(),
+            aborted: false,
+        }
+    }
+
+    /// Nodes visited by the last solve.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    pub fn hashfull(&self) -> usize {
+        self.table.hashfull()
+    }
+
+    /// Forgets every stored result.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Looks for a mate for the side to move in `pos`, within `limits`. The table is kept
+    /// between solves, so a second solve of a related position reuses the first one's work.
+    pub fn solve(&mut self, pos: &mut Position, limits: SolveLimits) -> Verdict {
+        self.attacker = pos.side_to_move();
+        self.nodes = 0;
+        self.aborted = false;
+        self.limits = limits;
+        self.path.clear();
+        self.children.clear();
+        self.path.insert(pos.key(), 1);
+        let root = loop {
+            let r = self.visit(pos, INF, INF, 0);
+            if r.pn == 0 || r.dn == 0 || self.aborted {
+                break r;
+            }
+        };
+        self.path.clear();
+        if root.pn == 0 {
+            let mut budget = 20_000;
+            match self.mate_line(pos, &mut budget) {
+                Some(line) if verify_mate_line(pos, &line).is_ok() => Verdict::Mate(line),
+                _ => Verdict::Unknown,
+            }
+        } else if root.dn == 0 {
+            Verdict::NoMate
+        } else {
+            Verdict::Unknown
+        }
+    }
+
+    fn key(&self, pos: &Position) -> u64 {
+        match self.attacker {
+            Color::Black => pos.board_key(),
+            Color::White => pos.board_key() ^ WHITE_ATTACKS,
+        }
+    }
+
+    fn check_limits(&mut self) {
+        let l = &self.limits;
+        if l.nodes.is_some_and(|n| self.nodes >= n)
+            || l.deadline.is_some_and(|d| Instant::now() >= d)
+            || l.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// Searches the node until its numbers reach `thpn` or `thdn`, it is resolved, or the
+    /// limits run out.
+    fn visit(&mut self, pos: &mut Position, thpn: u32, thdn: u32, ply: usize) -> Outcome {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_limits();
+        }
+        let hand = pos.hand(self.attacker);
+        if ply >= MAX_PLY {
+            return Outcome {
+                pn: INF,
+                dn: 0,
+                len: 0,
+                resolved_hand: hand,
+                path_dependent: true,
+            };
+        }
+        let or_node = pos.side_to_move() == self.attacker;
+        let key = self.key(pos);
+        let start_nodes = self.nodes;
+        let base = self.children.len();
+        if or_node {
+            self.expand_or(pos);
+        } else {
+            self.expand_and(pos);
+        }
+        // The expansion has just read the table for every child.
+        let mut fresh = true;
+        let result = loop {
+            if !fresh {
+                self.refresh(base);
+            }
+            fresh = false;
+            let s = summarise(&self.children[base..], or_node);
+            if s.pn == 0 || s.dn == 0 || s.pn >= thpn || s.dn >= thdn || self.aborted {
+                break self.conclude(pos, base, or_node, s.pn, s.dn);
+            }
+            // Thresholds for the best child: come back when it stops being the best, or when
+            // this node would pass its own thresholds.
+            let c = self.children[base + s.best];
+            let (child_thpn, child_thdn) = if or_node {
+                let pn = thpn
+                    .min(s.second.saturating_add(1 + s.second / 4))
+                    .max(c.pn + 1);
+                let others = s.dn_sum - c.dn as u64;
+                let dn = (thdn as u64).saturating_sub(others).max(c.dn as u64 + 1);
+                (pn, dn.min(INF as u64) as u32)
+            } else {
+                let dn = thdn
+                    .min(s.second.saturating_add(1 + s.second / 4))
+                    .max(c.dn + 1);
+                let others = s.pn_sum - c.pn as u64;
+                let pn = (thpn as u64).saturating_sub(others).max(c.pn as u64 + 1);
+                (pn.min(INF as u64) as u32, dn)
+            };
+            pos.do_move(c.m);
+            let full = pos.key();
+            *self.path.entry(full).or_insert(0) += 1;
+            let r = self.visit(pos, child_thpn, child_thdn, ply + 1);
+            if let Some(n) = self.path.get_mut(&full) {
+                *n -= 1;
+                if *n == 0 {
+                    self.path.remove(&full);
+                }
+            }
+            pos.undo_move(c.m);
+            let child = &mut self.children[base + s.best];
+            child.pn = r.pn;
+            child.dn = r.dn;
+            child.len = r.len;
+            child.resolved_hand = r.resolved_hand;
+            child.path_dependent = r.path_dependent;
+        };
+        self.children.truncate(base);
+        if !result.path_dependent {
+            let stored_hand = if result.pn == 0 || result.dn == 0 {
+                result.resolved_hand
+            } else {
+                hand
+            };
+            self.table.store(
+                key,
+                stored_hand,
+                result.pn,
+                result.dn,
+                result.len,
+                self.nodes - start_nodes + 1,
+            );
+        }
+        result
+    }
+
+    /// Pushes the checks of an OR node with their first estimates. A check that leaves no
+    /// evasion is a proof at once, and the rest need not be looked at.
+    #[inline(never)]
+    fn expand_or(&mut self, pos: &mut Position) {
+        let mut list = MoveList::new();
+        generate_checks(pos, &mut list);
+        let mut evasions = MoveList::new();
+        for &m in list.iter() {
+            pos.do_move(m);
+            let mut c = self.child(pos, m);
+            if !c.path_dependent && !c.is_resolved() && c.pn == 1 {
+                evasions.clear();
+                generate_legal(pos, &mut evasions);
+                if evasions.is_empty() {
+                    c.pn = 0;
+                    c.dn = INF;
+                    c.len = 0;
+                    c.resolved_hand = interposition_proof_hand(pos, self.attacker, Hand::EMPTY);
+                    self.table.store(c.key, c.resolved_hand, 0, INF, 0, 1);
+                } else {
+                    // Fewer evasions, nearer a proof.
+                    // Interpositions on one square count once: they are searched in turn.
+                    let mut squares = Bitboard::EMPTY;
+                    let mut n = 0;
+                    for e in evasions.iter() {
+                        if e.is_drop() {
+                            squares = squares.with(e.to());
+                        } else {
+                            n += 1;
+                        }
+                    }
+                    c.pn = n + squares.count();
+                }
+            }
+            pos.undo_move(m);
+            self.children.push(c);
+            if c.pn == 0 {
+                break;
+            }
+        }
+    }
+
+    /// Pushes the evasions of an AND node. One that is already disproven settles the node.
+    #[inline(never)]
+    fn expand_and(&mut self, pos: &mut Position) {
+        let base = self.children.len();
+        let mut list = MoveList::new();
+        generate_legal(pos, &mut list);
+        for &m in list.iter() {
+            pos.do_move(m);
+            let c = self.child(pos, m);
+            pos.undo_move(m);
+            self.children.push(c);
+            if c.dn == 0 && !c.path_dependent {
+                break;
+            }
+        }
+        // Interpositions last, grouped by square: `summarise` lets one drop per square at a time
+        // count, since the defender's pieces on one square usually fall to the same reply.
+        self.children[base..].sort_by_key(|c| c.m.is_drop().then(|| c.m.to().index()));
+    }
+
+    /// What is known of the position just reached by `m`: a repetition of the path, a table
+    /// entry, or the first estimate 1/1.
+    fn child(&self, pos: &Position, m: Move) -> Child {
+        let key = self.key(pos);
+        let hand = pos.hand(self.attacker);
+        let mut c = Child {
+            m,
+            key,
+            hand,
+            pn: 1,
+            dn: 1,
+            len: 0,
+            resolved_hand: hand,
+            path_dependent: false,
+        };
+        if self.path.contains_key(&pos.key()) {
+            c.pn = INF;
+            c.dn = 0;
+            c.path_dependent = true;
+        } else if let Some(p) = self.table.probe(key, hand) {
+            c.set(p);
+        }
+        c
+    }
+
+    /// Re-reads from the table what other branches may have learnt about the children.
+    fn refresh(&mut self, base: usize) {
+        for c in &mut self.children[base..] {
+            if c.path_dependent || c.is_resolved() {
+                continue;
+            }
+            if let Some(p) = self.table.probe(c.key, c.hand) {
+                c.set(p);
+            }
+        }
+    }
+
+    /// The node's result from its children's, with the proof or disproof hand it can claim.
+    fn conclude(&self, pos: &Position, base: usize, or_node: bool, pn: u32, dn: u32) -> Outcome {
+        let children = &self.children[base..];
+        let hand = pos.hand(self.attacker);
+        let mut out = Outcome {
+            pn,
+            dn,
+            len: 0,
+            resolved_hand: hand,
+            path_dependent: false,
+        };
+        if pn == 0 {
+            if or_node {
+                // The quickest proven check; its proof hand, as seen from before the move.
+                let c = children
+                    .iter()
+                    .filter(|c| c.pn == 0)
+                    .min_by_key(|c| c.len)
+                    .expect("a proven OR node has a proven child");
+                out.len = c.len.saturating_add(1);
+                out.resolved_hand = before_move(pos, c.m, c.resolved_hand).min(hand);
+            } else {
+                // Every evasion is proven: the union of their proof hands suffices.
+                let mut proof = Hand::EMPTY;
+                let mut len = 0;
+                for c in children {
+                    proof = proof.max(c.resolved_hand);
+                    len = len.max(c.len);
+                }
+                out.len = len.saturating_add(1);
+                out.resolved_hand = interposition_proof_hand(pos, self.attacker, proof).min(hand);
+            }
+        } else if dn == 0 {
+            if or_node {
+                // Every check fails: a hand is covered if it is covered for each check, and
+                // it must not hold a kind this hand lacks (it could drop it).
+                let mut disproof = full_hand();
+                for c in children {
+                    disproof = disproof.min(before_move(pos, c.m, c.resolved_hand));
+                    out.path_dependent |= c.path_dependent;
+                }
+                for pt in PieceType::HAND {
+                    if !hand.has(pt) {
+                        disproof.set(pt, 0);
+                    }
+                }
+                out.resolved_hand = disproof.max(hand);
+            } else {
+                // One evasion refutes; prefer one that does not rest on a repetition.
+                let c = children
+                    .iter()
+                    .filter(|c| c.dn == 0)
+                    .min_by_key(|c| c.path_dependent)
+                    .expect("a disproven AND node has a disproven child");
+                out.path_dependent = c.path_dependent;
+                let mut disproof = c.resolved_hand;
+                if c.m.is_drop() {
+                    // A larger attacker hand could leave the defender without this piece.
+                    let pt = c.m.dropped();
+                    disproof.set(pt, disproof.count(pt).min(hand.count(pt)));
+                }
+                out.resolved_hand = disproof.max(hand);
+            }
+        }
+        out
+    }
+
+    /// The mating line from a proven position: the quickest check at each attacker turn, the
+    /// longest resistance at each defender turn and, among equally long ones, the reply that
+    /// leaves the attacker the fewest pieces in hand at the end (ties are compared while
+    /// `budget` lasts). Children the table lost are proven again.
+    fn mate_line(&mut self, pos: &mut Position, budget: &mut u32) -> Option<Vec<Move>> {
+        let mut line = Vec::new();
+        self.extend_line(pos, &mut line, budget, 0)?;
+        Some(line)
+    }
+
+    fn extend_line(
+        &mut self,
+        pos: &mut Position,
+        line: &mut Vec<Move>,
+        budget: &mut u32,
+        depth: usize,
+    ) -> Option<()> {
+        if depth > 2 * MAX_PLY {
+            return None;
+        }
+        *budget = budget.saturating_sub(1);
+        let or_node = pos.side_to_move() == self.attacker;
+        let mut list = MoveList::new();
+        if or_node {
+            generate_checks(pos, &mut list);
+        } else {
+            generate_legal(pos, &mut list);
+            if list.is_empty() {
+                return Some(());
+            }
+        }
+        // (move, plies to mate after it) for the proven children.
+        let mut proven: Vec<(Move, u16)> = Vec::new();
+        for &m in list.iter() {
+            pos.do_move(m);
+            let len = self.proven_len(pos, !or_node);
+            pos.undo_move(m);
+            match len {
+                Some(l) => proven.push((m, l)),
+                None if or_node => {}
+                None => return None,
+            }
+        }
+        let m = if or_node {
+            proven.iter().min_by_key(|&&(_, l)| l)?.0
+        } else {
+            let longest = proven.iter().map(|&(_, l)| l).max()?;
+            let ties: Vec<Move> = proven
+                .iter()
+                .filter(|&&(_, l)| l == longest)
+                .map(|&(m, _)| m)
+                .collect();
+            if ties.len() > 1 && *budget > 0 {
+                // Follow each tied reply to the end and keep the one that leaves the attacker
+                // the least to spare (then the longest).
+                let mut best: Option<(u32, usize, Vec<Move>)> = None;
+                for &m in &ties {
+                    let mut sub = vec![m];
+                    pos.do_move(m);
+                    let ok = self.extend_line(pos, &mut sub, budget, depth + 1);
+                    pos.undo_move(m);
+                    if ok.is_none() {
+                        continue;
+                    }
+                    let rank = (
+                        spare_after(pos, &sub, self.attacker),
+                        usize::MAX - sub.len(),
+                    );
+                    if best.as_ref().is_none_or(|b| rank < (b.0, b.1)) {
+                        best = Some((rank.0, rank.1, sub));
+                    }
+                }
+                line.extend(best?.2);
+                return Some(());
+            }
+            ties[0]
+        };
+        line.push(m);
+        pos.do_move(m);
+        let r = self.extend_line(pos, line, budget, depth + 1);
+        pos.undo_move(m);
+        r
+    }
+
+    /// Plies to mate from `pos` if the table proves it. With `reprove`, an entry the table lost
+    /// (every evasion of a proven node is proven) is proven again, briefly.
+    fn proven_len(&mut self, pos: &mut Position, reprove: bool) -> Option<u16> {
+        let key = self.key(pos);
+        let hand = pos.hand(self.attacker);
+        match self.table.probe(key, hand) {
+            Some(p) if p.is_proven() => return Some(p.len),
+            Some(p) if p.is_disproven() => return None,
+            _ => {}
+        }
+        if pos.side_to_move() != self.attacker && pos.in_check() && count_legal(pos) == 0 {
+            // Mated: a mate in one found by the shortcut leaves no entry for this position.
+            return Some(0);
+        }
+        if !reprove {
+            return None;
+        }
+        let saved = (self.nodes, self.aborted, self.limits.clone());
+        self.aborted = false;
+        self.limits = SolveLimits {
+            nodes: Some(self.nodes + 100_000),
+            ..SolveLimits::default()
+        };
+        self.path.insert(pos.key(), 1);
+        let r = self.visit(pos, INF, INF, 0);
+        self.path.remove(&pos.key());
+        (self.nodes, self.aborted, self.limits) = saved;
+        (r.pn == 0).then_some(r.len)
+    }
+}
+
+impl Child {
+    fn set(&mut self, p: Probe) {
+        self.pn = p.pn;
+        self.dn = p.dn;
+        self.len = p.len;
+        self.resolved_hand = p.hand;
+    }
+}
+
+/// The numbers of a node and which child to search.
+struct Summary {
+    pn: u32,
+    dn: u32,
+    pn_sum: u64,
+    dn_sum: u64,
+    best: usize,
+    /// The second-best child's pn (OR) or dn (AND).
+    second: u32,
+}
+
+fn summarise(children: &[Child], or_node: bool) -> Summary {
+    let mut s = Summary {
+        pn: 0,
+        dn: 0,
+        pn_sum: 0,
+        dn_sum: 0,
+        best: 0,
+        second: INF,
+    };
+    let mut best_value = INF + 1;
+    // Interpositions on one square wait until the earlier ones there are proven.
+    let mut group_to = None;
+    let mut group_open = false;
+    for (i, c) in children.iter().enumerate() {
+        if !or_node && c.m.is_drop() {
+            if group_to == Some(c.m.to()) {
+                if group_open {
+                    continue;
+                }
+            } else {
+                group_to = Some(c.m.to());
+                group_open = false;
+            }
+            group_open |= c.pn != 0;
+        }
+        s.pn_sum += c.pn as u64;
+        s.dn_sum += c.dn as u64;
+        let (value, tie) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
+        let best_tie = children
+            .get(s.best)
+            .map_or(INF, |b| if or_node { b.dn } else { b.pn });
+        if value < best_value || (value == best_value && tie < best_tie) {
+            s.second = best_value.min(INF);
+            best_value = value;
+            s.best = i;
+        } else if value < s.second {
+            s.second = value;
+        }
+    }
+    let best_value = best_value.min(INF);
+    let cap = |sum: u64| sum.min(INF as u64 - 1) as u32;
+    if or_node {
+        s.pn = best_value;
+        s.dn = if s.pn == 0 { INF } else { cap(s.dn_sum) };
+    } else {
+        s.dn = best_value;
+        s.pn = if s.dn == 0 { INF } else { cap(s.pn_sum) };
+    }
+    s
+}
+
+/// Every piece of every kind: the start of a minimum over disproof hands.
+fn full_hand() -> Hand {
+    let mut h = Hand::EMPTY;
+    for pt in PieceType::HAND {
+        h.set(pt, Hand::MAX[pt as usize] as u32);
+    }
+    h
+}
+
+/// Translates a child's proof (or disproof) hand to the parent, before the attacker's move `m`:
+/// a drop used one more piece, a capture brought one in.
+fn before_move(pos: &Position, m: Move, child_hand: Hand) -> Hand {
+    if m.is_drop() {
+        child_hand.plus_one(m.dropped())
+    } else if let Some(captured) = pos.piece_on(m.to()) {
+        child_hand.minus_one(captured.piece_type().unpromote())
+    } else {
+        child_hand
+    }
+}
+
+/// The proof hand an AND node needs on top of `proof`: against a distant check, a defender
+/// who lacks a kind might interpose it if the attacker held fewer, so the attacker must keep
+/// every piece of each kind the defender lacks.
+fn interposition_proof_hand(pos: &Position, attacker: Color, mut proof: Hand) -> Hand {
+    let checkers = pos.checkers();
+    if checkers.is_empty() || checkers.has_more_than_one() {
+        return proof;
+    }
+    let Some(king) = pos.king_square(!attacker) else {
+        return proof;
+    };
+    if attacks::between(king, checkers.lsb()).is_empty() {
+        return proof;
+    }
+    let ours = pos.hand(attacker);
+    let theirs = pos.hand(!attacker);
+    for pt in PieceType::HAND {
+        if !theirs.has(pt) {
+            proof.set(pt, proof.count(pt).max(ours.count(pt)));
+        }
+    }
+    proof
+}
+
+/// Pieces the attacker still holds after playing `line` from `pos`.
+fn spare_after(pos: &Position, line: &[Move], attacker: Color) -> u32 {
+    let mut p = pos.clone();
+    for &m in line {
+        p.do_move(m);
+    }
+    p.hand(attacker).total()
+}
+
+/// Checks a mating line move by move: each move legal, each attacker move a check, and the
+/// defender left without a legal move at the end.
+pub fn verify_mate_line(pos: &Position, line: &[Move]) -> Result<(), String> {
+    let mut p = pos.clone();
+    let attacker = p.side_to_move();
+    if line.is_empty() {
+        return Err("the line is empty".into());
+    }
+    for (i, &m) in line.iter().enumerate() {
+        if !p.is_legal(m) {
+            return Err(format!("move {} ({m}) is illegal", i + 1));
+        }
+        let attacking = p.side_to_move() == attacker;
+        if attacking && !p.gives_check(m) {
+            return Err(format!("attacker move {} ({m}) is not a check", i + 1));
+        }
+        p.do_move(m);
+    }
+    if p.side_to_move() == attacker {
+        return Err("the line ends with the defender to move".into());
+    }
+    let mut replies = MoveList::new();
+    generate_legal(&p, &mut replies);
+    if replies.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("the defender still has {} moves", replies.len()))
+    }
+}
