@@ -190,6 +190,7 @@ fn mate_command(args: &[String]) -> ExitCode {
     let limits = || SolveLimits {
         deadline: Some(Instant::now() + Duration::from_millis(time_ms)),
         nodes: max_nodes,
+        shorten: true,
         ..SolveLimits::default()
     };
     if let Some(path) = batch {

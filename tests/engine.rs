@@ -352,3 +352,80 @@ fn plays_the_try_under_the_try_rule() {
         "{out:?}"
     );
 }
+
+/// 将棋図巧 No. 2, a 21-ply mate: far beyond what the alpha-beta search sees in a second.
+const ZUKO_002: &str = "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1";
+
+#[test]
+fn the_search_plays_a_long_mate_proven_by_df_pn() {
+    let (pos, out) = search(ZUKO_002, "go byoyomi 3000");
+    let mate_line = out
+        .iter()
+        .rfind(|l| l.contains(" score mate "))
+        .unwrap_or_else(|| panic!("no score mate in {out:?}"));
+    let n: i32 = mate_line
+        .split(" score mate ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(n >= 21 && n % 2 == 1, "{mate_line}");
+    let pv: Vec<hayate::types::Move> = {
+        let mut p = pos.clone();
+        mate_line
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .map(|t| {
+                let m = p.parse_usi_move(t).unwrap();
+                p.do_move(m);
+                m
+            })
+            .collect()
+    };
+    assert_eq!(pv.len() as i32, n);
+    assert!(hayate::mate::verify_mate_line(&pos, &pv).is_ok());
+    let best = out.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert_eq!(best, pv[0].to_string());
+}
+
+#[test]
+fn go_mate_answers_checkmate_nomate_timeout_and_stop() {
+    let mut e = Engine::start();
+    e.send("position sfen 7n1/8k/9/8B/9/9/9/9/9 b 2G 1");
+    e.send("go mate 5000");
+    assert_eq!(
+        e.expect("checkmate", 10000).last().unwrap(),
+        "checkmate G*2c 1b1a G*1b"
+    );
+    e.send("position sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1");
+    e.send("go mate infinite");
+    assert_eq!(
+        e.expect("checkmate", 5000).last().unwrap(),
+        "checkmate nomate"
+    );
+    // 将棋無双 No. 1 is far too hard for a fifth of a second.
+    let hard = "3g1n1l1/2p1g1r2/5k2S/4p1N+R1/3+p5/7N1/B8/9/9 b 2GSNb2s3l15p 1";
+    e.send(&format!("position sfen {hard}"));
+    let start = Instant::now();
+    e.send("go mate 200");
+    assert_eq!(
+        e.expect("checkmate", 5000).last().unwrap(),
+        "checkmate timeout"
+    );
+    assert!(start.elapsed() < Duration::from_millis(2000));
+    e.send("go mate infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let start = Instant::now();
+    e.send("stop");
+    assert_eq!(
+        e.expect("checkmate", 2000).last().unwrap(),
+        "checkmate timeout"
+    );
+    assert!(start.elapsed() < Duration::from_millis(500));
+    // `go mate` owes no bestmove.
+    e.quiet_for("bestmove", 300);
+    e.send("isready");
+    e.expect("readyok", 5000);
+}

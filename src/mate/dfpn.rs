@@ -41,6 +41,9 @@ pub struct SolveLimits {
     pub nodes: Option<u64>,
     pub deadline: Option<Instant>,
     pub stop: Option<Arc<AtomicBool>>,
+    /// After the first proof, spend up to about twice its work looking for shorter mates, so
+    /// the line is the shortest the attacker has (as tsume demands), not merely the first found.
+    pub shorten: bool,
 }
 
 /// The verdict of a solve.
@@ -119,6 +122,11 @@ pub struct Solver {
     nodes: u64,
     limits: SolveLimits,
     aborted: bool,
+    /// Plies from the root beyond which a node counts as a (path-dependent) failure: set while
+    /// looking for a shorter mate than the one found.
+    depth_limit: usize,
+    /// Some node failed only for being too deep.
+    depth_cut: bool,
 }
 
 impl Solver {
@@ -132,6 +140,8 @@ impl Solver {
             nodes: 0,
             limits: SolveLimits::default(),
             aborted: false,
+            depth_limit: MAX_PLY,
+            depth_cut: false,
         }
     }
 
@@ -158,6 +168,52 @@ impl Solver {
         self.limits = limits;
         self.path.clear();
         self.children.clear();
+        self.depth_limit = MAX_PLY;
+        self.depth_cut = false;
+        let mut root = self.search_root(pos);
+        // A disproof of the root that rests on repetitions is still a disproof: every
+        // repetition it counted as a failure lies below the root, where repeating is a
+        // perpetual check by the attacker. Only failures for depth leave it open.
+        let root_disproven = root.dn == 0 && !(root.path_dependent && self.depth_cut);
+        if root.pn == 0 && self.limits.shorten {
+            // Look for mates two plies shorter than the best so far until none is found
+            // within the budget.
+            let budget = self.nodes.saturating_mul(2).saturating_add(100_000);
+            let stop_at = self
+                .limits
+                .nodes
+                .map_or(self.nodes + budget, |n| n.min(self.nodes + budget));
+            let user_nodes = self.limits.nodes.replace(stop_at);
+            while root.len >= 3 && !self.aborted {
+                self.depth_limit = root.len as usize - 2;
+                let r = self.search_root(pos);
+                if r.pn != 0 {
+                    break;
+                }
+                root = r;
+            }
+            self.limits.nodes = user_nodes;
+            self.depth_limit = MAX_PLY;
+            self.aborted = false;
+        }
+        if root.pn == 0 {
+            // Comparing tied defences costs time a search calling in passing does not have.
+            let mut budget = if self.limits.shorten { 20_000 } else { 0 };
+            match self.mate_line(pos, &mut budget) {
+                Some(line) if verify_mate_line(pos, &line).is_ok() => Verdict::Mate(line),
+                _ => Verdict::Unknown,
+            }
+        } else if root_disproven {
+            Verdict::NoMate
+        } else {
+            Verdict::Unknown
+        }
+    }
+
+    /// Searches the root until it is resolved or the limits run out.
+    fn search_root(&mut self, pos: &mut Position) -> Outcome {
+        self.path.clear();
+        self.children.clear();
         self.path.insert(pos.key(), 1);
         let root = loop {
             let r = self.visit(pos, INF, INF, 0);
@@ -166,17 +222,7 @@ impl Solver {
             }
         };
         self.path.clear();
-        if root.pn == 0 {
-            let mut budget = 20_000;
-            match self.mate_line(pos, &mut budget) {
-                Some(line) if verify_mate_line(pos, &line).is_ok() => Verdict::Mate(line),
-                _ => Verdict::Unknown,
-            }
-        } else if root.dn == 0 {
-            Verdict::NoMate
-        } else {
-            Verdict::Unknown
-        }
+        root
     }
 
     fn key(&self, pos: &Position) -> u64 {
@@ -204,7 +250,8 @@ impl Solver {
             self.check_limits();
         }
         let hand = pos.hand(self.attacker);
-        if ply >= MAX_PLY {
+        if ply >= self.depth_limit {
+            self.depth_cut = true;
             return Outcome {
                 pn: INF,
                 dn: 0,
@@ -218,15 +265,15 @@ impl Solver {
         let start_nodes = self.nodes;
         let base = self.children.len();
         if or_node {
-            self.expand_or(pos);
+            self.expand_or(pos, ply);
         } else {
-            self.expand_and(pos);
+            self.expand_and(pos, ply);
         }
         // The expansion has just read the table for every child.
         let mut fresh = true;
         let result = loop {
             if !fresh {
-                self.refresh(base);
+                self.refresh(base, ply + 1);
             }
             fresh = false;
             let s = summarise(&self.children[base..], or_node);
@@ -291,13 +338,13 @@ impl Solver {
     /// Pushes the checks of an OR node with their first estimates. A check that leaves no
     /// evasion is a proof at once, and the rest need not be looked at.
     #[inline(never)]
-    fn expand_or(&mut self, pos: &mut Position) {
+    fn expand_or(&mut self, pos: &mut Position, ply: usize) {
         let mut list = MoveList::new();
         generate_checks(pos, &mut list);
         let mut evasions = MoveList::new();
         for &m in list.iter() {
             pos.do_move(m);
-            let mut c = self.child(pos, m);
+            let mut c = self.child(pos, m, ply + 1);
             if !c.path_dependent && !c.is_resolved() && c.pn == 1 {
                 evasions.clear();
                 generate_legal(pos, &mut evasions);
@@ -332,13 +379,13 @@ impl Solver {
 
     /// Pushes the evasions of an AND node. One that is already disproven settles the node.
     #[inline(never)]
-    fn expand_and(&mut self, pos: &mut Position) {
+    fn expand_and(&mut self, pos: &mut Position, ply: usize) {
         let base = self.children.len();
         let mut list = MoveList::new();
         generate_legal(pos, &mut list);
         for &m in list.iter() {
             pos.do_move(m);
-            let c = self.child(pos, m);
+            let c = self.child(pos, m, ply + 1);
             pos.undo_move(m);
             self.children.push(c);
             if c.dn == 0 && !c.path_dependent {
@@ -352,7 +399,7 @@ impl Solver {
 
     /// What is known of the position just reached by `m`: a repetition of the path, a table
     /// entry, or the first estimate 1/1.
-    fn child(&self, pos: &Position, m: Move) -> Child {
+    fn child(&self, pos: &Position, m: Move, ply: usize) -> Child {
         let key = self.key(pos);
         let hand = pos.hand(self.attacker);
         let mut c = Child {
@@ -370,19 +417,19 @@ impl Solver {
             c.dn = 0;
             c.path_dependent = true;
         } else if let Some(p) = self.table.probe(key, hand) {
-            c.set(p);
+            c.set(p, ply, self.depth_limit);
         }
         c
     }
 
     /// Re-reads from the table what other branches may have learnt about the children.
-    fn refresh(&mut self, base: usize) {
+    fn refresh(&mut self, base: usize, ply: usize) {
         for c in &mut self.children[base..] {
             if c.path_dependent || c.is_resolved() {
                 continue;
             }
             if let Some(p) = self.table.probe(c.key, c.hand) {
-                c.set(p);
+                c.set(p, ply, self.depth_limit);
             }
         }
     }
@@ -570,7 +617,12 @@ impl Solver {
 }
 
 impl Child {
-    fn set(&mut self, p: Probe) {
+    /// Takes what the table knows of the child at `ply`, except a proof too long to finish
+    /// within `depth_limit`.
+    fn set(&mut self, p: Probe, ply: usize, depth_limit: usize) {
+        if p.is_proven() && ply + p.len as usize > depth_limit {
+            return;
+        }
         self.pn = p.pn;
         self.dn = p.dn;
         self.len = p.len;

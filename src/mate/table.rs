@@ -97,17 +97,22 @@ impl MateTable {
     pub fn probe(&self, key: u64, hand: Hand) -> Option<Probe> {
         let key = key | 1;
         let mut exact = None;
+        let mut proof: Option<Probe> = None;
         for e in &self.entries[self.cluster(key)] {
             if e.key != key {
                 continue;
             }
             if e.pn == 0 && hand.dominates(e.hand) {
-                return Some(Probe {
-                    pn: 0,
-                    dn: INF,
-                    len: e.len,
-                    hand: e.hand,
-                });
+                // Of several proofs that apply, the shortest.
+                if proof.is_none_or(|p| e.len < p.len) {
+                    proof = Some(Probe {
+                        pn: 0,
+                        dn: INF,
+                        len: e.len,
+                        hand: e.hand,
+                    });
+                }
+                continue;
             }
             if e.dn == 0 && e.hand.dominates(hand) {
                 return Some(Probe {
@@ -126,7 +131,7 @@ impl MateTable {
                 });
             }
         }
-        exact
+        proof.or(exact)
     }
 
     /// Records a result. For a proof `hand` is the proof hand, for a disproof the disproof

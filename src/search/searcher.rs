@@ -9,7 +9,7 @@ use super::{
     VALUE_MATE, VALUE_MATE_IN_MAX_PLY, VALUE_SUPERIOR,
 };
 use crate::eval::{evaluate, piece_value};
-use crate::mate::mate_in_one;
+use crate::mate::{mate_in_one, SolveLimits, Solver, Verdict};
 use crate::position::{EnteringKingRule, Position, Repetition};
 use crate::tt::{TranspositionTable, TtEntry, BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER};
 use crate::types::{Color, Move};
@@ -52,7 +52,15 @@ pub struct Searcher<'a> {
     pv_len: [usize; MAX_PLY + 1],
     evals: [Value; MAX_PLY + 4],
     lmr: [[u8; 64]; 64],
+    /// The df-pn solver for long mates at the root and at PV nodes, made on first use (main
+    /// thread only); its table lives for the whole `go`, so each call resumes the last one's work.
+    mate_solver: Option<Box<Solver>>,
+    /// `nodes` when the root was last given to df-pn.
+    mate_checked_at: u64,
 }
+
+/// Table size of the search's mate solver.
+const MATE_SOLVER_MB: usize = 16;
 
 fn from_code(m: Move) -> usize {
     if m.is_drop() {
@@ -116,6 +124,8 @@ impl<'a> Searcher<'a> {
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 4],
             lmr,
+            mate_solver: None,
+            mate_checked_at: 0,
         }
     }
 
@@ -197,6 +207,9 @@ impl<'a> Searcher<'a> {
                 break;
             }
             completed = depth;
+            if self.id == 0 && depth >= 5 && self.mate_at_root(&mut rms, depth, report) {
+                break;
+            }
             if self.id == 0 && self.should_stop_after_iteration(&rms) {
                 break;
             }
@@ -231,6 +244,35 @@ impl<'a> Searcher<'a> {
                 pv: rm.pv.clone(),
             });
         }
+    }
+
+    /// Between iterations, gives df-pn about a thirty-second of the nodes searched since the
+    /// last call. A proven mate goes to the front with its line and `score mate`, and ends the
+    /// search: nothing can beat it.
+    fn mate_at_root(
+        &mut self,
+        rms: &mut [RootMove],
+        depth: i32,
+        report: Option<&(dyn Fn(&Info) + Sync)>,
+    ) -> bool {
+        if rms[0].score >= VALUE_MATE_IN_MAX_PLY {
+            return false;
+        }
+        let budget = (self.nodes.saturating_sub(self.mate_checked_at) / 32).max(1_000);
+        self.mate_checked_at = self.nodes;
+        let Some(line) = self.prove_mate(budget) else {
+            return false;
+        };
+        let Some(i) = rms.iter().position(|rm| rm.mv == line[0]) else {
+            return false;
+        };
+        rms[i].score = VALUE_MATE - line.len() as Value;
+        rms[i].pv = line;
+        rms[..=i].rotate_right(1);
+        if let Some(report) = report {
+            self.report(report, &rms[..1], depth);
+        }
+        true
     }
 
     fn should_stop_after_iteration(&self, rms: &[RootMove]) -> bool {
@@ -451,6 +493,19 @@ impl<'a> Searcher<'a> {
                 return VALUE_MATE - ply as Value - 1;
             }
 
+            // Step 4b. At PV nodes deep enough to afford it, a short df-pn run finds mates by
+            // continuous checks far beyond the search horizon.
+            if pv_node && depth >= 6 && ply + 64 < MAX_PLY {
+                let budget = 64 + 32 * depth as u64;
+                if let Some(line) = self.prove_mate(budget).filter(|l| ply + l.len() < MAX_PLY) {
+                    for (k, &m) in line.iter().enumerate() {
+                        self.pv[ply][ply + k] = Some(m);
+                    }
+                    self.pv_len[ply] = ply + line.len();
+                    return VALUE_MATE - (ply + line.len()) as Value;
+                }
+            }
+
             // Step 5. Reverse futility: far above beta at low depth, assume it holds.
             if !pv_node
                 && depth <= 6
@@ -627,6 +682,28 @@ impl<'a> Searcher<'a> {
         let them = !self.pos.side_to_move();
         (self.pos.king_square(them) == Some(crate::position::try_square(them)))
             .then_some(-VALUE_MATE + ply as Value)
+    }
+
+    /// Runs the df-pn solver for the side to move within `budget` nodes (main thread only):
+    /// the mating line if it proves one.
+    fn prove_mate(&mut self, budget: u64) -> Option<Vec<Move>> {
+        if self.id != 0 {
+            return None;
+        }
+        let solver = self
+            .mate_solver
+            .get_or_insert_with(|| Box::new(Solver::new(MATE_SOLVER_MB)));
+        let verdict = solver.solve(
+            &mut self.pos,
+            SolveLimits {
+                nodes: Some(budget),
+                ..SolveLimits::default()
+            },
+        );
+        match verdict {
+            Verdict::Mate(line) => Some(line),
+            _ => None,
+        }
     }
 
     fn update_pv_single(&mut self, ply: usize, m: Move) {

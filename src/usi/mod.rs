@@ -471,6 +471,7 @@ impl Engine {
                         nodes: None,
                         deadline: time_ms.map(|ms| start + Duration::from_millis(ms)),
                         stop: Some(solve_stop),
+                        shorten: true,
                     },
                 );
                 let ms = start.elapsed().as_millis().max(1) as u64;

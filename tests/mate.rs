@@ -1,0 +1,351 @@
+//! The df-pn mate solver: exact lengths on short problems (checked against an exhaustive
+//! search), classical problems, no-mate positions, the pawn-drop-mate rule, repetitions, and
+//! `go mate` / `hayate mate` from outside.
+
+mod common;
+
+use std::process::Command;
+
+use hayate::mate::{verify_mate_line, SolveLimits, Solver, Verdict};
+use hayate::movegen::{generate_checks, generate_legal, MoveList};
+use hayate::types::Move;
+use hayate::Position;
+use rand::{Rng, SeedableRng};
+
+fn rows(text: &str) -> Vec<Vec<&str>> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split('\t').collect())
+        .collect()
+}
+
+fn solve(solver: &mut Solver, sfen: &str, nodes: u64) -> Verdict {
+    let mut pos = common::pos(sfen);
+    solver.solve(
+        &mut pos,
+        SolveLimits {
+            nodes: Some(nodes),
+            shorten: true,
+            ..SolveLimits::default()
+        },
+    )
+}
+
+/// Replays a line by hand: every move among the legal moves, every attacker move a check,
+/// and no legal reply at the end.
+fn check_line(sfen: &str, line: &[Move]) {
+    let mut p = common::pos(sfen);
+    let attacker = p.side_to_move();
+    for (i, &m) in line.iter().enumerate() {
+        let mut legal = MoveList::new();
+        generate_legal(&p, &mut legal);
+        assert!(legal.contains(&m), "{sfen}: move {} {m} is illegal", i + 1);
+        if p.side_to_move() == attacker {
+            assert!(
+                p.gives_check(m),
+                "{sfen}: attacker move {} {m} is no check",
+                i + 1
+            );
+        }
+        p.do_move(m);
+    }
+    let mut replies = MoveList::new();
+    generate_legal(&p, &mut replies);
+    assert!(
+        replies.is_empty() && p.in_check(),
+        "{sfen}: the line does not end in mate"
+    );
+    assert!(verify_mate_line(&common::pos(sfen), line).is_ok());
+}
+
+/// Exhaustive: can the side to move mate within `plies` plies by continuous checks?
+fn mate_within(pos: &mut Position, plies: u32) -> bool {
+    if plies == 0 {
+        return false;
+    }
+    let mut checks = MoveList::new();
+    generate_checks(pos, &mut checks);
+    checks.iter().any(|&m| {
+        pos.do_move(m);
+        let mut replies = MoveList::new();
+        generate_legal(pos, &mut replies);
+        let mated = replies.is_empty()
+            || (plies >= 3
+                && replies.iter().all(|&r| {
+                    pos.do_move(r);
+                    let ok = mate_within(pos, plies - 2);
+                    pos.undo_move(r);
+                    ok
+                }));
+        pos.undo_move(m);
+        mated
+    })
+}
+
+#[test]
+fn short_problems_are_solved_with_their_exact_length() {
+    let text = include_str!("data/tsume_short.tsv");
+    let mut solver = Solver::new(16);
+    let mut lengths = Vec::new();
+    for row in rows(text) {
+        let (name, plies, sfen) = (row[0], row[1].parse::<usize>().unwrap(), row[2]);
+        solver.clear();
+        match solve(&mut solver, sfen, 2_000_000) {
+            Verdict::Mate(line) => {
+                assert_eq!(line.len(), plies, "{name}: {line:?}");
+                check_line(sfen, &line);
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+        lengths.push(plies);
+    }
+    for n in [1, 3, 5, 7, 9, 11] {
+        assert!(lengths.contains(&n), "no {n}-ply problem");
+    }
+}
+
+#[test]
+fn the_exact_lengths_agree_with_an_exhaustive_search() {
+    for row in rows(include_str!("data/tsume_short.tsv")) {
+        let plies: u32 = row[1].parse().unwrap();
+        let mut pos = common::pos(row[2]);
+        assert!(mate_within(&mut pos, plies), "{}", row[0]);
+        assert!(
+            !mate_within(&mut pos, plies.saturating_sub(2)),
+            "{}",
+            row[0]
+        );
+    }
+}
+
+#[test]
+fn classical_problems_are_solved_and_their_lines_check() {
+    let text = include_str!("data/tsume_classics.tsv");
+    let mut solver = Solver::new(64);
+    for row in rows(text) {
+        if !["muso077", "zuko002", "zuko036"].contains(&row[0]) {
+            continue;
+        }
+        solver.clear();
+        match solve(&mut solver, row[1], 2_000_000) {
+            Verdict::Mate(line) => {
+                assert!(line.len() >= 11 && line.len() % 2 == 1, "{}", row[0]);
+                check_line(row[1], &line);
+            }
+            other => panic!("{}: {other:?}", row[0]),
+        }
+    }
+}
+
+#[test]
+fn positions_without_a_mate_are_answered_nomate() {
+    let mut solver = Solver::new(16);
+    for sfen in [
+        // A bare king and nothing to attack it with.
+        "4k4/9/9/9/9/9/9/9/4K4 b - 1",
+        // One pawn cannot mate a king in the open.
+        "9/9/9/9/4k4/9/9/9/4K4 b P 1",
+        // The king is not even attackable: every check is answered by capture.
+        "4k4/4g4/9/9/9/9/9/9/4K4 b S 1",
+    ] {
+        assert_eq!(
+            solve(&mut solver, sfen, 1_000_000),
+            Verdict::NoMate,
+            "{sfen}"
+        );
+    }
+}
+
+#[test]
+fn a_pawn_drop_mate_does_not_count() {
+    // P*1b would mate, but a pawn drop may not give mate, and nothing else mates.
+    let sfen = "7lk/9/8S/9/9/9/9/7L1/8K b P 1";
+    let mut pos = common::pos(sfen);
+    assert!(!mate_within(&mut pos, 7));
+    let mut solver = Solver::new(16);
+    assert_eq!(solve(&mut solver, sfen, 1_000_000), Verdict::NoMate);
+    // With a gold instead of the pawn, the same drop is a mate.
+    match solve(&mut solver, "7lk/9/8S/9/9/9/9/7L1/8K b G 1", 1_000_000) {
+        Verdict::Mate(line) => assert_eq!(line.len(), 1),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn endless_checks_are_not_a_mate() {
+    // A rook in hand checks forever but cannot mate alone: every line repeats or escapes.
+    let mut solver = Solver::new(16);
+    for sfen in [
+        "4k4/9/9/9/9/9/9/9/9 b R 1",
+        "9/9/9/9/4k4/9/9/9/9 b R 1",
+        "9/9/9/9/4k4/9/9/9/9 b B2L 1",
+    ] {
+        assert_eq!(
+            solve(&mut solver, sfen, 2_000_000),
+            Verdict::NoMate,
+            "{sfen}"
+        );
+    }
+}
+
+#[test]
+fn a_shared_table_gives_the_same_answers_as_fresh_ones() {
+    // Repetition verdicts depend on the path, so they must never leak into the table: solving
+    // one problem after another in one table must not change any verdict or length.
+    let text = include_str!("data/tsume_short.tsv");
+    let mut shared = Solver::new(16);
+    let mut sfens: Vec<&str> = rows(text).iter().map(|r| r[2]).collect();
+    sfens.extend(["4k4/9/9/9/9/9/9/9/9 b R 1", "7lk/9/8S/9/9/9/9/7L1/8K b P 1"]);
+    for sfen in sfens.iter().chain(sfens.iter().rev()) {
+        let mut fresh = Solver::new(16);
+        let a = solve(&mut fresh, sfen, 2_000_000);
+        let b = solve(&mut shared, sfen, 2_000_000);
+        match (&a, &b) {
+            (Verdict::Mate(x), Verdict::Mate(y)) => assert_eq!(x.len(), y.len(), "{sfen}"),
+            _ => assert_eq!(a, b, "{sfen}"),
+        }
+    }
+}
+
+/// A king near the edge, a few defenders, a few attackers and a hand: tsume-like positions.
+fn random_problem(rng: &mut impl Rng) -> Option<Position> {
+    let mut board = [[None::<&str>; 9]; 9];
+    let (kf, kr) = (rng.gen_range(0..9), rng.gen_range(0..3));
+    board[kr][kf] = Some("k");
+    let defenders = ["p", "s", "g", "l", "n"];
+    let attackers = ["P", "S", "G", "L", "N", "B", "R", "+R", "+B"];
+    for i in 0..rng.gen_range(2..7) {
+        let piece = if i % 2 == 0 {
+            defenders[rng.gen_range(0..defenders.len())]
+        } else {
+            attackers[rng.gen_range(0..attackers.len())]
+        };
+        let f = (kf as i32 + rng.gen_range(-2..=2)).clamp(0, 8) as usize;
+        let r = (kr as i32 + rng.gen_range(-1..=3)).clamp(0, 8) as usize;
+        if board[r][f].is_none() {
+            board[r][f] = Some(piece);
+        }
+    }
+    let ranks: Vec<String> = board
+        .iter()
+        .map(|rank| {
+            let mut s = String::new();
+            let mut empty = 0;
+            for sq in rank {
+                match sq {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            s += &empty.to_string();
+                            empty = 0;
+                        }
+                        s += p;
+                    }
+                }
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            s
+        })
+        .collect();
+    let hands = [
+        "G", "S", "GS", "2G", "R", "B", "N", "P", "RG", "BG", "L", "GSN", "2S",
+    ];
+    let sfen = format!(
+        "{} b {} 1",
+        ranks.join("/"),
+        hands[rng.gen_range(0..hands.len())]
+    );
+    Position::from_sfen(&sfen).ok()
+}
+
+#[test]
+fn random_problems_agree_with_an_exhaustive_search() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let mut solver = Solver::new(16);
+    let (mut mates, mut tried) = (0, 0);
+    while tried < 250 {
+        let Some(mut pos) = random_problem(&mut rng) else {
+            continue;
+        };
+        tried += 1;
+        let sfen = pos.to_sfen();
+        let shortest = [1, 3, 5].into_iter().find(|&n| mate_within(&mut pos, n));
+        solver.clear();
+        let verdict = solver.solve(
+            &mut pos,
+            SolveLimits {
+                nodes: Some(300_000),
+                shorten: true,
+                ..SolveLimits::default()
+            },
+        );
+        match (shortest, verdict) {
+            (Some(n), Verdict::Mate(line)) => {
+                assert_eq!(line.len(), n as usize, "{sfen}");
+                check_line(&sfen, &line);
+                mates += 1;
+            }
+            (None, Verdict::Mate(line)) => {
+                assert!(line.len() > 5, "{sfen}");
+                check_line(&sfen, &line);
+            }
+            (Some(n), v) => panic!("{sfen}: mate in {n} missed: {v:?}"),
+            (None, _) => {}
+        }
+    }
+    assert!(mates >= 20, "only {mates} mates among the random problems");
+}
+
+fn hayate(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args(args)
+        .output()
+        .expect("run hayate");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_command_line_prints_the_line_in_usi_and_japanese() {
+    let (ok, out, _) = hayate(&["mate", "--hash", "16", "7n1/8k/9/8B/9/9/9/9/9 b 2G 1"]);
+    assert!(ok);
+    assert!(out.starts_with("mate in 3 plies"), "{out}");
+    assert!(out.contains("usi: G*2c 1b1a G*1b"), "{out}");
+    assert!(out.contains("japanese: ▲2三金 △1一玉 ▲1二金"), "{out}");
+
+    let (ok, out, _) = hayate(&["mate", "--hash", "16", "4k4/9/9/9/9/9/9/9/4K4 b - 1"]);
+    assert!(ok && out.starts_with("no mate"), "{out}");
+
+    let (ok, _, err) = hayate(&["mate", "not a position"]);
+    assert!(!ok && err.contains("hayate mate:"), "{err}");
+}
+
+#[test]
+fn the_batch_mode_reports_every_row_and_a_summary() {
+    let dir = std::env::temp_dir().join(format!("hayate-mate-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("problems.tsv");
+    std::fs::write(
+        &file,
+        "three\t7n1/8k/9/8B/9/9/9/9/9 b 2G 1\nnone\t4k4/9/9/9/9/9/9/9/4K4 b - 1\n",
+    )
+    .unwrap();
+    let (ok, out, _) = hayate(&["mate", "--hash", "16", "--batch", file.to_str().unwrap()]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "name\tresult\tplies\tnodes\ttime_ms");
+    assert!(lines[1].starts_with("three\tmate\t3\t"), "{out}");
+    assert!(lines[2].starts_with("none\tnomate\t-\t"), "{out}");
+    assert!(
+        lines[3].starts_with("solved 1 of 2 (nomate 1, unknown 0, errors 0)"),
+        "{out}"
+    );
+    let (ok, _, err) = hayate(&["mate", "--batch", dir.join("missing").to_str().unwrap()]);
+    assert!(!ok && err.contains("cannot read"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
