@@ -8,9 +8,10 @@ use hayate::usi;
 const USAGE: &str = "usage: hayate                      run the USI engine on stdin/stdout
        hayate perft <depth> [<sfen> | startpos | <handicap name>]
        hayate match --engine cmd=PATH ... --engine ... [options]   (see hayate match --help)
-       hayate mate [--time MS] [--nodes N] [--hash MB] <sfen>
-                                   solve a tsume (attacker to move; default 10 s, 256 MB)
-       hayate mate --batch FILE [--time MS] [--nodes N] [--hash MB]
+       hayate mate [--time MS] [--nodes N] [--hash MB] [--first] <sfen>
+                                   solve a tsume (attacker to move; default 10 s, 256 MB;
+                                   --first: report the first mate proven, not the shortest)
+       hayate mate --batch FILE [--time MS] [--nodes N] [--hash MB] [--first]
                                    solve every row of a TSV of name<TAB>sfen
        hayate bench                run the fixed search benchmark (prints the node signature)
        hayate tune <file> [passes] fit the evaluation weights to labelled positions
@@ -149,6 +150,7 @@ fn mate_command(args: &[String]) -> ExitCode {
     use std::time::{Duration, Instant};
     let mut time_ms: u64 = 10_000;
     let mut max_nodes: Option<u64> = None;
+    let mut shorten = true;
     let mut hash_mb: usize = 256;
     let mut batch = None;
     let mut rest = Vec::new();
@@ -176,6 +178,10 @@ fn mate_command(args: &[String]) -> ExitCode {
                     .map_err(|_| format!("bad --nodes '{v}'"))
             }),
             "--batch" => value("--batch").map(|v| batch = Some(v)),
+            "--first" => {
+                shorten = false;
+                Ok(())
+            }
             _ => {
                 rest.push(a.clone());
                 Ok(())
@@ -190,7 +196,7 @@ fn mate_command(args: &[String]) -> ExitCode {
     let limits = || SolveLimits {
         deadline: Some(Instant::now() + Duration::from_millis(time_ms)),
         nodes: max_nodes,
-        shorten: true,
+        shorten,
         ..SolveLimits::default()
     };
     if let Some(path) = batch {

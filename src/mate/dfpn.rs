@@ -285,14 +285,14 @@ impl Solver {
             let c = self.children[base + s.best];
             let (child_thpn, child_thdn) = if or_node {
                 let pn = thpn
-                    .min(s.second.saturating_add(1 + s.second / 4))
+                    .min(s.second.saturating_add(1 + s.second / 2))
                     .max(c.pn + 1);
                 let others = s.dn_sum - c.dn as u64;
                 let dn = (thdn as u64).saturating_sub(others).max(c.dn as u64 + 1);
                 (pn, dn.min(INF as u64) as u32)
             } else {
                 let dn = thdn
-                    .min(s.second.saturating_add(1 + s.second / 4))
+                    .min(s.second.saturating_add(1 + s.second / 2))
                     .max(c.dn + 1);
                 let others = s.pn_sum - c.pn as u64;
                 let pn = (thpn as u64).saturating_sub(others).max(c.pn as u64 + 1);

@@ -147,8 +147,9 @@ impl MateTable {
                 continue;
             }
             let redundant = if pn == 0 {
-                // Anything for a hand at least the proof hand is now known.
-                e.dn != 0 && e.hand.dominates(hand)
+                // Anything for a hand at least the proof hand is now known, unless it is a
+                // shorter proof: line extraction needs the shortest one.
+                e.dn != 0 && e.hand.dominates(hand) && (e.pn != 0 || e.len >= len)
             } else if dn == 0 {
                 e.pn != 0 && hand.dominates(e.hand)
             } else {
