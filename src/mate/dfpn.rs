@@ -367,6 +367,9 @@ impl Solver {
                         }
                     }
                     c.pn = n + squares.count();
+                    if evasions.len() == 1 && ply + 3 <= self.depth_limit {
+                        self.try_mate_in_three(pos, &evasions, &mut c);
+                    }
                 }
             }
             pos.undo_move(m);
@@ -375,6 +378,30 @@ impl Solver {
                 break;
             }
         }
+    }
+
+    /// The mate-in-three shortcut for a check `c` that leaves at most two replies (the position
+    /// after the check is on the board): when every reply allows a mate in one, the check is
+    /// proven at once. The proofs keep the whole hand, which is always safe.
+    fn try_mate_in_three(&mut self, pos: &mut Position, replies: &[Move], c: &mut Child) {
+        let hand = pos.hand(self.attacker);
+        for &r in replies {
+            pos.do_move(r);
+            let mated = super::mate_in_one(pos).is_some();
+            if mated {
+                let key = self.key(pos);
+                self.table.store(key, hand, 0, INF, 1, 1);
+            }
+            pos.undo_move(r);
+            if !mated {
+                return;
+            }
+        }
+        c.pn = 0;
+        c.dn = INF;
+        c.len = 2;
+        c.resolved_hand = hand;
+        self.table.store(c.key, hand, 0, INF, 2, 1);
     }
 
     /// Pushes the evasions of an AND node. One that is already disproven settles the node.
