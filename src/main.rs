@@ -9,6 +9,8 @@ const USAGE: &str = "usage: hayate                      run the USI engine on st
        hayate perft <depth> [<sfen> | startpos | <handicap name>]
        hayate match --engine cmd=PATH ... --engine ... [options]   (see hayate match --help)
        hayate bench                run the fixed search benchmark (prints the node signature)
+       hayate book <command> ...   make, extend, merge, sort and inspect opening books
+                                   (see hayate book help)
        hayate tune <file> [passes] fit the evaluation weights to labelled positions
                                    (lines: sfen<TAB>score<TAB>result) and print them as Rust";
 
@@ -28,6 +30,13 @@ fn main() -> ExitCode {
         Some("perft") => perft_command(&args[1..]),
         Some("tune") => tune_command(&args[1..]),
         Some("match") => match_command(&args[1..]),
+        Some("book") => match hayate::book::cli::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("hayate book: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some("bench") => {
             usi::bench::run(&|line| println!("{line}"));
             ExitCode::SUCCESS

@@ -7,6 +7,7 @@
 //! drive it in memory.
 
 pub mod bench;
+mod book;
 mod format;
 pub mod options;
 
@@ -244,6 +245,7 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     pos: Position,
     running: Option<Running>,
+    book: crate::book::OpeningBook,
 }
 
 impl Engine {
@@ -255,6 +257,7 @@ impl Engine {
             tt: Arc::new(TranspositionTable::new(1)),
             pos: Position::startpos(),
             running: None,
+            book: crate::book::OpeningBook::default(),
         }
     }
 
@@ -291,6 +294,7 @@ impl Engine {
             Command::IsReady => {
                 if !self.search_is_running() {
                     self.resize_hash();
+                    self.prepare_book();
                 }
                 self.say("readyok");
             }
@@ -379,6 +383,7 @@ impl Engine {
         if self.tt.size_mb() != self.options.hash_mb {
             self.resize_hash();
         }
+        let book_hit = self.book_move(&limits);
         let shared = Arc::new(Shared::default());
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
         let us = self.pos.side_to_move();
@@ -396,7 +401,18 @@ impl Engine {
             .name("search".into())
             .spawn(move || {
                 let report = |info: &search::Info| emit(&out, &format_info(info));
-                let best = search::search(&pos, &lim, &options, &tt, &sh, &report);
+                let best = match book_hit {
+                    Some(hit) => {
+                        for line in book::book_info(&hit) {
+                            emit(&out, &line);
+                        }
+                        BestMove::Move {
+                            best: hit.chosen.mv,
+                            ponder: hit.ponder,
+                        }
+                    }
+                    None => search::search(&pos, &lim, &options, &tt, &sh, &report),
+                };
                 search::wait_for_release(&sh, lim.infinite);
                 let line = match best {
                     BestMove::Move {
