@@ -116,7 +116,7 @@ fn match_command(args: &[String]) -> ExitCode {
         println!("{}", arena::HELP);
         return ExitCode::SUCCESS;
     }
-    let cfg = match arena::parse_args(args) {
+    let cfg = match arena::parse_command_line(args) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("hayate match: {e}\n{}", arena::HELP);

@@ -18,7 +18,7 @@ pub const HELP: &str = "usage: hayate book <command> ...
   extend BOOK.db [--roots FILE] [--depth D] [--movetime MS] [--multipv K] [--diff CP]
                  [--max-ply N] [--positions N] [--save-every SECS] [--hash MB]
         grow BOOK.db (created if missing) by search: the most promising leaves below the roots
-        (the start position, or FILE's openings) along moves within CP (default 40) of the best
+        (the start position and FILE's openings) along moves within CP (default 40) of the best
         are searched to depth D (default 12) and their best K (default 2) moves added; values
         are backed up by minimax. The book is written every SECS seconds (default 30) and at
         the end, through a temporary file: interrupt at will and rerun to carry on.
@@ -133,16 +133,13 @@ fn extend_book(args: &[String]) -> Result<(), String> {
             "hash" => o.hash_mb = number(name, v)?,
             "save-every" => save_every = number(name, v)?,
             "roots" => {
-                roots = make::read_games(Path::new(v))?
-                    .into_iter()
-                    .map(|g| {
-                        let mut p = g.start;
-                        for m in g.moves {
-                            p.do_move(m);
-                        }
-                        p
-                    })
-                    .collect();
+                roots.extend(make::read_games(Path::new(v))?.into_iter().map(|g| {
+                    let mut p = g.start;
+                    for m in g.moves {
+                        p.do_move(m);
+                    }
+                    p
+                }));
             }
             _ => return Err(format!("extend: unknown option --{name}")),
         }
