@@ -397,7 +397,7 @@ fn apery_move(text: &str) -> u16 {
         let kind = "PLNSBRG".find(&text[..1]).unwrap() as u16 + 1;
         (81 + kind - 1) << 7 | sq(&text[2..4])
     } else {
-        (text.len() == 5) as u16 * (1 << 14) | sq(&text[..2]) << 7 | sq(&text[2..4])
+        ((text.len() == 5) as u16 * (1 << 14)) | (sq(&text[..2]) << 7) | sq(&text[2..4])
     }
 }
 

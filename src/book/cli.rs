@@ -48,8 +48,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
 }
 
+/// Plain arguments, and `--name value` options.
+type Arguments<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>);
+
 /// Splits `--name value` options from plain arguments.
-fn split_options(args: &[String]) -> Result<(Vec<&str>, Vec<(&str, &str)>), String> {
+fn split_options(args: &[String]) -> Result<Arguments<'_>, String> {
     let mut plain = Vec::new();
     let mut opts = Vec::new();
     let mut i = 0;

@@ -396,8 +396,8 @@ mod tests {
         let f = flipped(&pos).unwrap();
         assert_eq!(f.side_to_move(), !pos.side_to_move());
         assert_eq!(position_key(&flipped(&f).unwrap()), position_key(&pos));
-        // Black's bishop in hand becomes White's.
-        assert!(position_key(&f).ends_with(" b"), "{}", position_key(&f));
+        // White's bishop in hand becomes Black's, and Black is to move.
+        assert!(position_key(&f).ends_with(" b B"), "{}", position_key(&f));
         let m = pos.parse_usi_move("B*5e").unwrap();
         assert_eq!(flip_move(m).to_string(), "B*5e");
         assert_eq!(
