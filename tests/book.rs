@@ -498,3 +498,30 @@ fn apery_books_are_read_with_their_own_keys() {
         assert!(err.contains("not sorted"), "{err}");
     }
 }
+
+#[test]
+fn the_shipped_openings_are_many_distinct_positions_and_the_match_default() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("book/openings.sfen");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    assert!(lines.len() >= 100, "{} openings", lines.len());
+    let mut seen = std::collections::HashSet::new();
+    for l in &lines {
+        let o = hayate::arena::parse_opening(l).unwrap();
+        let pos = Position::from_sfen(&o.sfen).unwrap();
+        // Plies 8-24 played: the next move number is 9-25.
+        assert!((9..=25).contains(&pos.game_ply()), "{l}");
+        assert!(seen.insert(position_key(&pos)), "twice: {l}");
+    }
+    let cfg = hayate::arena::parse_command_line(&[
+        "--engine".into(),
+        "cmd=a".into(),
+        "--engine".into(),
+        "cmd=b".into(),
+    ])
+    .unwrap();
+    assert_eq!(cfg.openings.len(), lines.len());
+}
