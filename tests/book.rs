@@ -525,3 +525,51 @@ fn the_shipped_openings_are_many_distinct_positions_and_the_match_default() {
     .unwrap();
     assert_eq!(cfg.openings.len(), lines.len());
 }
+
+#[test]
+fn a_book_move_while_pondering_waits_for_ponderhit() {
+    let dir = engine_book("ponderhit");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start hayate");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    writeln!(
+        stdin,
+        "usi\nsetoption name BookDir value {}\nsetoption name BookFile value test.db\n\
+         isready\nposition startpos\ngo ponder btime 0 wtime 0 byoyomi 200",
+        dir.display()
+    )
+    .unwrap();
+    stdin.flush().unwrap();
+    let wait = std::time::Duration::from_millis(500);
+    let mut seen = Vec::new();
+    while let Ok(line) = rx.recv_timeout(wait) {
+        assert!(
+            !line.starts_with("bestmove"),
+            "bestmove while pondering: {seen:?}"
+        );
+        seen.push(line);
+    }
+    assert!(
+        seen.iter()
+            .any(|l| l.starts_with("info string book move 2g2f")),
+        "{seen:?}"
+    );
+    writeln!(stdin, "ponderhit").unwrap();
+    stdin.flush().unwrap();
+    let line = rx.recv_timeout(std::time::Duration::from_secs(5)).unwrap();
+    assert_eq!(line, "bestmove 2g2f ponder 8c8d");
+    writeln!(stdin, "quit").unwrap();
+    let _ = child.wait();
+}
