@@ -573,3 +573,16 @@ fn a_book_move_while_pondering_waits_for_ponderhit() {
     writeln!(stdin, "quit").unwrap();
     let _ = child.wait();
 }
+
+#[test]
+fn a_position_written_twice_is_reported_and_the_first_copy_used() {
+    let dir = temp_dir("twice");
+    let text = format!("{ENGINE_BOOK}sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n7g7f none 99 20 1\n");
+    std::fs::write(dir.join("twice.db"), text).unwrap();
+    let out = play(&dir, "twice.db", &[], "startpos");
+    assert!(
+        out.contains("1 positions are written more than once; the first of each is used"),
+        "{out}"
+    );
+    assert_eq!(bestmove(&out), "bestmove 2g2f ponder 8c8d", "{out}");
+}

@@ -40,10 +40,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         "sort" => sort(rest),
         "stats" => stats(rest),
         "probe" => probe(rest),
-        "help" | "--help" | "-h" => {
-            println!("{HELP}");
-            Ok(())
-        }
+        "help" | "--help" | "-h" => say(HELP),
         other => Err(format!("unknown book command '{other}'\n{HELP}")),
     }
 }
@@ -70,6 +67,16 @@ fn split_options(args: &[String]) -> Result<Arguments<'_>, String> {
         }
     }
     Ok((plain, opts))
+}
+
+/// Prints a line of a report. A reader that went away (`... | head -1`) ends the report
+/// quietly rather than as an error.
+fn say(line: &str) -> Result<(), String> {
+    use std::io::Write;
+    match writeln!(std::io::stdout().lock(), "{line}") {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot print: {e}")),
+        _ => Ok(()),
+    }
 }
 
 fn number<T: std::str::FromStr>(name: &str, v: &str) -> Result<T, String> {
@@ -219,11 +226,10 @@ fn stats(args: &[String]) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", path.display()))?
         .len();
     match Book::open(path)? {
-        Book::Db(_) => print!("{}", make::stats(&MemoryBook::load(path)?)),
-        Book::Apery(b) => println!("Apery book: {} entries", b.len()),
+        Book::Db(_) => say(make::stats(&MemoryBook::load(path)?).trim_end())?,
+        Book::Apery(b) => say(&format!("Apery book: {} entries", b.len()))?,
     }
-    println!("file size: {bytes} bytes");
-    Ok(())
+    say(&format!("file size: {bytes} bytes"))
 }
 
 fn probe(args: &[String]) -> Result<(), String> {
@@ -238,10 +244,10 @@ fn probe(args: &[String]) -> Result<(), String> {
     let mut book = Book::open(Path::new(path))?;
     let moves = book.moves(&p, false, true)?;
     if moves.is_empty() {
-        println!("not in the book");
+        say("not in the book")?;
     }
     for m in moves {
-        println!("{}", super::db::format_move(&m));
+        say(&super::db::format_move(&m))?;
     }
     Ok(())
 }

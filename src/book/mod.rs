@@ -252,7 +252,8 @@ const PV_LIMIT: usize = 8;
 
 impl OpeningBook {
     /// Opens the book the options name, if it is not open already. Returns a message for an
-    /// `info string` when the book is missing or unreadable; the engine then plays without it.
+    /// `info string` when the book is missing or unreadable (the engine then plays without it)
+    /// or holds a position twice.
     pub fn prepare(&mut self, opts: &BookOptions) -> Option<String> {
         if !opts.own_book || opts.file == "no_book" || opts.file.is_empty() {
             self.path = None;
@@ -273,8 +274,16 @@ impl OpeningBook {
         }
         match Book::open(&path) {
             Ok(b) => {
+                let note = match &b {
+                    Book::Db(db) if db.duplicates > 0 => Some(format!(
+                        "book {}: {} positions are written more than once; the first of each is used",
+                        path.display(),
+                        db.duplicates
+                    )),
+                    _ => None,
+                };
                 self.book = Some(b);
-                None
+                note
             }
             Err(e) => Some(format!(
                 "book {}: {e}; playing without a book",
