@@ -586,3 +586,59 @@ fn a_position_written_twice_is_reported_and_the_first_copy_used() {
     );
     assert_eq!(bestmove(&out), "bestmove 2g2f ponder 8c8d", "{out}");
 }
+
+#[test]
+fn the_book_command_makes_merges_sorts_and_describes_books() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/book");
+    let dir = temp_dir("cli");
+    let hayate = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+            .arg("book")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let a = dir.join("a.db");
+    let b = dir.join("b.db");
+    let merged = dir.join("merged.db");
+    let games = data.join("games.txt");
+    let csa = data.join("two_games.csa");
+    let (ok, _, err) = hayate(&["from-records", a.to_str().unwrap(), games.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("3 games (0 skipped): 4 positions, 6 moves"),
+        "{err}"
+    );
+    let (ok, _, err) = hayate(&["from-records", b.to_str().unwrap(), csa.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    let (ok, _, err) = hayate(&[
+        "merge",
+        merged.to_str().unwrap(),
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let (ok, out, _) = hayate(&["probe", merged.to_str().unwrap(), "startpos"]);
+    assert!(ok);
+    // Two games of a.db and two of b.db opened with 7g7f.
+    assert!(
+        out.starts_with("7g7f ") && out.contains(" none none 4 "),
+        "{out}"
+    );
+    let (ok, out, _) = hayate(&["stats", merged.to_str().unwrap()]);
+    assert!(ok);
+    assert!(out.contains("positions: 5 "), "{out}");
+    let (ok, _, _) = hayate(&["sort", merged.to_str().unwrap()]);
+    assert!(ok);
+    assert_eq!(
+        MemoryBook::load(&merged).unwrap().write(),
+        std::fs::read_to_string(&merged).unwrap()
+    );
+    let (ok, _, err) = hayate(&["stats", data.join("nonexistent.db").to_str().unwrap()]);
+    assert!(!ok && err.contains("nonexistent.db"), "{err}");
+}
