@@ -3,6 +3,7 @@
 pub mod arena;
 pub mod attacks;
 pub mod bitboard;
+pub mod book;
 pub mod eval;
 pub mod kifu;
 pub mod mate;

@@ -14,6 +14,8 @@ const USAGE: &str = "usage: hayate                      run the USI engine on st
        hayate mate --batch FILE [--time MS] [--nodes N] [--hash MB] [--first]
                                    solve every row of a TSV of name<TAB>sfen
        hayate bench                run the fixed search benchmark (prints the node signature)
+       hayate book <command> ...   make, extend, merge, sort and inspect opening books
+                                   (see hayate book help)
        hayate tune <file> [passes] fit the evaluation weights to labelled positions
                                    (lines: sfen<TAB>score<TAB>result) and print them as Rust";
 
@@ -47,6 +49,13 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some("book") => match hayate::book::cli::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("hayate book: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some("bench") => {
             usi::bench::run(&|line| println!("{line}"));
             ExitCode::SUCCESS
@@ -126,7 +135,7 @@ fn match_command(args: &[String]) -> ExitCode {
         println!("{}", arena::HELP);
         return ExitCode::SUCCESS;
     }
-    let cfg = match arena::parse_args(args) {
+    let cfg = match arena::parse_command_line(args) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("hayate match: {e}\n{}", arena::HELP);

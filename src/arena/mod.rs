@@ -478,6 +478,35 @@ fn crosstable(cfg: &MatchConfig, results: &[PairResult]) -> String {
     s
 }
 
+/// The openings `hayate match` plays when none are given: the balanced positions shipped in
+/// `book/openings.sfen`, looked for as the engine looks for its book.
+pub const DEFAULT_OPENINGS: &str = "openings.sfen";
+
+/// Parses the command line of `hayate match`: [`parse_args`], then the shipped openings
+/// (`book/openings.sfen`) when neither `--openings` nor `--handicap` chose a start, so every
+/// match starts from real shogi. Without that file, games start from the start position.
+pub fn parse_command_line(args: &[String]) -> Result<MatchConfig, String> {
+    let mut cfg = parse_args(args)?;
+    if cfg.openings.is_empty() {
+        let path = crate::book::resolve("book", DEFAULT_OPENINGS);
+        if path.is_file() {
+            cfg.openings = read_openings(&path.to_string_lossy())?;
+        }
+    }
+    Ok(cfg)
+}
+
+fn read_openings(path: &str) -> Result<Vec<String>, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read openings {path}: {e}"))?;
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect())
+}
+
 /// Parses `hayate match` arguments.
 pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
     let mut cfg = MatchConfig {
@@ -551,17 +580,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                 i += 1;
                 continue;
             }
-            "--openings" => {
-                let path = value(i, a)?;
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read openings {path}: {e}"))?;
-                cfg.openings = text
-                    .lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                    .map(String::from)
-                    .collect();
-            }
+            "--openings" => cfg.openings = read_openings(value(i, a)?)?,
             "--handicap" => cfg.openings = vec![value(i, a)?.to_string()],
             "--max-plies" => {
                 cfg.rules.max_plies = value(i, a)?
@@ -619,7 +638,8 @@ pub const HELP: &str =
   --tc TC            byoyomi=MS | time=MS,inc=MS | time=MS,byoyomi=MS | time=MS | movetime=MS |
                      nodes=N | depth=N (default byoyomi=1000); tc= inside --engine overrides it
   --gauntlet         the first engine plays each of the others (default: round robin)
-  --openings FILE    lines of 'sfen ...' / 'startpos moves ...' / handicap names (# comments)
+  --openings FILE    lines of 'sfen ...' / 'startpos moves ...' / handicap names (# comments);
+                     default: the balanced positions of book/openings.sfen
   --handicap NAME    start every game from a handicap position (e.g. 2piece)
   --seed N           shuffle the openings with this seed
   --concurrency K    games at once (default 1)

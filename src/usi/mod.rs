@@ -7,6 +7,7 @@
 //! drive it in memory.
 
 pub mod bench;
+mod book;
 mod format;
 pub mod options;
 
@@ -249,6 +250,7 @@ pub struct Engine {
     running: Option<Running>,
     /// The df-pn solver for `go mate`, made on first use and sized by `USI_Hash`.
     mate_solver: Option<(usize, Arc<Mutex<Solver>>)>,
+    book: crate::book::OpeningBook,
 }
 
 /// Stack for the `go mate` thread: the solver recurses once per ply of the mate it explores.
@@ -264,6 +266,7 @@ impl Engine {
             pos: Position::startpos(),
             running: None,
             mate_solver: None,
+            book: crate::book::OpeningBook::default(),
         }
     }
 
@@ -303,6 +306,7 @@ impl Engine {
             Command::IsReady => {
                 if !self.search_is_running() {
                     self.resize_hash();
+                    self.prepare_book();
                 }
                 self.say("readyok");
             }
@@ -391,6 +395,7 @@ impl Engine {
         if self.tt.size_mb() != self.options.hash_mb {
             self.resize_hash();
         }
+        let book_hit = self.book_move(&limits);
         let shared = Arc::new(Shared::default());
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
         let us = self.pos.side_to_move();
@@ -408,7 +413,18 @@ impl Engine {
             .name("search".into())
             .spawn(move || {
                 let report = |info: &search::Info| emit(&out, &format_info(info));
-                let best = search::search(&pos, &lim, &options, &tt, &sh, &report);
+                let best = match book_hit {
+                    Some(hit) => {
+                        for line in book::book_info(&hit) {
+                            emit(&out, &line);
+                        }
+                        BestMove::Move {
+                            best: hit.chosen.mv,
+                            ponder: hit.ponder,
+                        }
+                    }
+                    None => search::search(&pos, &lim, &options, &tt, &sh, &report),
+                };
                 search::wait_for_release(&sh, lim.infinite);
                 let line = match best {
                     BestMove::Move {

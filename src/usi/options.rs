@@ -1,5 +1,6 @@
 //! The engine options, named as YaneuraOu names them so that GUIs and users find them.
 
+use crate::book::BookOptions;
 use crate::position::EnteringKingRule;
 use crate::search::{SearchOptions, TimeOptions};
 
@@ -9,6 +10,7 @@ pub struct Options {
     pub hash_mb: usize,
     pub ponder: bool,
     pub search: SearchOptions,
+    pub book: BookOptions,
 }
 
 pub fn default_threads() -> usize {
@@ -27,6 +29,7 @@ impl Default for Options {
                 threads: default_threads(),
                 ..SearchOptions::default()
             },
+            book: BookOptions::default(),
         }
     }
 }
@@ -35,6 +38,8 @@ impl Default for Options {
 pub fn declarations() -> Vec<String> {
     let d = Options::default();
     let t = TimeOptions::default();
+    let b = &d.book;
+    let check = |name: &str, def: bool| format!("option name {name} type check default {def}");
     let spin = |name: &str, def: i64, min: i64, max: i64| {
         format!("option name {name} type spin default {def} min {min} max {max}")
     };
@@ -52,6 +57,23 @@ pub fn declarations() -> Vec<String> {
         spin("DrawValueBlack", -2, -30000, 30000),
         spin("DrawValueWhite", -2, -30000, 30000),
         spin("ResignValue", 99999, 0, 99999),
+        check("USI_OwnBook", b.own_book),
+        // A combo lists the usual names for GUIs; any file name is accepted.
+        format!(
+            "option name BookFile type combo default {} var no_book var hayate_book.db var standard_book.db var user_book1.db var book.bin",
+            b.file
+        ),
+        format!("option name BookDir type string default {}", b.dir),
+        spin("BookMoves", b.moves as i64, 0, 10000),
+        spin("BookIgnoreRate", b.ignore_rate as i64, 0, 100),
+        check("NarrowBook", b.narrow),
+        spin("BookEvalDiff", b.eval_diff as i64, 0, 99999),
+        spin("BookEvalBlackLimit", b.eval_limit[0] as i64, -99999, 99999),
+        spin("BookEvalWhiteLimit", b.eval_limit[1] as i64, -99999, 99999),
+        spin("BookDepthLimit", b.depth_limit as i64, 0, 99999),
+        check("IgnoreBookPly", b.ignore_ply),
+        check("FlippedBook", b.flipped),
+        check("ConsiderBookMoveCount", b.consider_count),
     ]
 }
 
@@ -99,6 +121,19 @@ impl Options {
             "DrawValueBlack" => s.draw_value[0] = number(-30000, 30000)? as i32,
             "DrawValueWhite" => s.draw_value[1] = number(-30000, 30000)? as i32,
             "ResignValue" => s.resign_value = number(0, 99999)? as i32,
+            "USI_OwnBook" | "OwnBook" => self.book.own_book = check()?,
+            "BookFile" => self.book.file = value.unwrap_or("").trim().to_string(),
+            "BookDir" => self.book.dir = value.unwrap_or("").trim().to_string(),
+            "BookMoves" => self.book.moves = number(0, 10000)? as u32,
+            "BookIgnoreRate" => self.book.ignore_rate = number(0, 100)? as u32,
+            "NarrowBook" => self.book.narrow = check()?,
+            "BookEvalDiff" => self.book.eval_diff = number(0, 99999)? as i32,
+            "BookEvalBlackLimit" => self.book.eval_limit[0] = number(-99999, 99999)? as i32,
+            "BookEvalWhiteLimit" => self.book.eval_limit[1] = number(-99999, 99999)? as i32,
+            "BookDepthLimit" => self.book.depth_limit = number(0, 99999)? as i32,
+            "IgnoreBookPly" => self.book.ignore_ply = check()?,
+            "FlippedBook" => self.book.flipped = check()?,
+            "ConsiderBookMoveCount" => self.book.consider_count = check()?,
             _ => return Err(format!("unknown option '{name}'")),
         }
         Ok(())
