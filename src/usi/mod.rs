@@ -230,10 +230,10 @@ fn emit(out: &SharedOut, text: &str) {
     }
 }
 
-/// A running `go`.
-struct Running {
+/// A running `go` (`H` is its thread's handle; `()` while the thread is being started).
+struct Running<H = JoinHandle<()>> {
     shared: Arc<Shared>,
-    handle: JoinHandle<()>,
+    handle: H,
     limits: Limits,
     side: crate::types::Color,
     game_ply: u32,
@@ -437,22 +437,15 @@ impl Engine {
                 };
                 emit(&out, &line);
             });
-        match handle {
-            Ok(handle) => {
-                self.running = Some(Running {
-                    shared,
-                    handle,
-                    limits,
-                    side: us,
-                    game_ply,
-                    mate_stop: None,
-                })
-            }
-            Err(e) => {
-                self.say(&format!("info string cannot start the search: {e}"));
-                self.say("bestmove resign");
-            }
-        }
+        let started = Running {
+            shared,
+            handle: (),
+            limits,
+            side: us,
+            game_ply,
+            mate_stop: None,
+        };
+        self.keep_running(handle, started, "search", "bestmove resign");
     }
 
     /// `go mate <ms|infinite>`: a df-pn solve on its own thread, answered with `checkmate`.
@@ -510,20 +503,40 @@ impl Engine {
                 };
                 emit(&out, &reply);
             });
+        let started = Running {
+            shared,
+            handle: (),
+            side: self.pos.side_to_move(),
+            game_ply: self.pos.game_ply(),
+            limits,
+            mate_stop: Some(stop),
+        };
+        self.keep_running(handle, started, "mate search", "checkmate timeout");
+    }
+
+    /// Keeps a started `go` thread as the running one, or says why it could not start and gives
+    /// the reply the GUI is owed.
+    fn keep_running(
+        &mut self,
+        handle: std::io::Result<JoinHandle<()>>,
+        started: Running<()>,
+        what: &str,
+        owed_reply: &str,
+    ) {
         match handle {
             Ok(handle) => {
                 self.running = Some(Running {
-                    shared,
+                    shared: started.shared,
                     handle,
-                    limits,
-                    side: self.pos.side_to_move(),
-                    game_ply: self.pos.game_ply(),
-                    mate_stop: Some(stop),
+                    limits: started.limits,
+                    side: started.side,
+                    game_ply: started.game_ply,
+                    mate_stop: started.mate_stop,
                 })
             }
             Err(e) => {
-                self.say(&format!("info string cannot start the mate search: {e}"));
-                self.say("checkmate timeout");
+                self.say(&format!("info string cannot start the {what}: {e}"));
+                self.say(owed_reply);
             }
         }
     }

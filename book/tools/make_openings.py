@@ -3,7 +3,7 @@
 # plies is kept when Hayate's own deep search (fixed depth, one thread) scores it within 150 cp.
 #
 # Usage (with cshogi installed): make_openings.py SEED COUNT OUT_FILE HAYATE_BINARY [DEPTH]
-# e.g. python tools/make_openings.py 1 130 openings.sfen target/release/hayate 12
+# e.g. python book/tools/make_openings.py 1 130 openings.sfen target/release/hayate 12
 # One engine of each kind, one thread each: it keeps to about one core.
 import random, subprocess, sys
 import cshogi
