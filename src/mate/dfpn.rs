@@ -199,7 +199,7 @@ impl Solver {
         if root.pn == 0 {
             // Comparing tied defences costs time a search calling in passing does not have.
             let mut budget = if self.limits.shorten { 20_000 } else { 0 };
-            match self.mate_line(pos, &mut budget) {
+            match self.mate_line(pos, &mut budget, root.len) {
                 Some(line) if verify_mate_line(pos, &line).is_ok() => Verdict::Mate(line),
                 _ => Verdict::Unknown,
             }
@@ -532,9 +532,11 @@ impl Solver {
     /// longest resistance at each defender turn and, among equally long ones, the reply that
     /// leaves the attacker the fewest pieces in hand at the end (ties are compared while
     /// `budget` lasts). Children the table lost are proven again.
-    fn mate_line(&mut self, pos: &mut Position, budget: &mut u32) -> Option<Vec<Move>> {
+    /// `bound` is the length of a mate known to exist from `pos`: lengths the table remembers
+    /// from longer proofs found earlier are proven again within it.
+    fn mate_line(&mut self, pos: &mut Position, budget: &mut u32, bound: u16) -> Option<Vec<Move>> {
         let mut line = Vec::new();
-        self.extend_line(pos, &mut line, budget, 0)?;
+        self.extend_line(pos, &mut line, budget, 0, bound)?;
         Some(line)
     }
 
@@ -544,6 +546,7 @@ impl Solver {
         line: &mut Vec<Move>,
         budget: &mut u32,
         depth: usize,
+        bound: u16,
     ) -> Option<()> {
         if depth > 2 * MAX_PLY {
             return None;
@@ -563,7 +566,13 @@ impl Solver {
         let mut proven: Vec<(Move, u16)> = Vec::new();
         for &m in list.iter() {
             pos.do_move(m);
-            let len = self.proven_len(pos, !or_node);
+            let mut len = self.proven_len(pos, !or_node);
+            if !or_node && len.is_some_and(|l| l + 1 > bound) {
+                // A defence the table knows only a longer mate against, though a mate within
+                // `bound` exists: find the shorter one, or the line would pick this defence
+                // for a resistance it does not have.
+                len = self.proven_len_within(pos, bound.saturating_sub(1)).or(len);
+            }
             pos.undo_move(m);
             match len {
                 Some(l) => proven.push((m, l)),
@@ -571,8 +580,9 @@ impl Solver {
                 None => return None,
             }
         }
-        let m = if or_node {
-            proven.iter().min_by_key(|&&(_, l)| l)?.0
+        let (m, child_bound) = if or_node {
+            let &(m, l) = proven.iter().min_by_key(|&&(_, l)| l)?;
+            (m, l)
         } else {
             let longest = proven.iter().map(|&(_, l)| l).max()?;
             let ties: Vec<Move> = proven
@@ -587,7 +597,7 @@ impl Solver {
                 for &m in &ties {
                     let mut sub = vec![m];
                     pos.do_move(m);
-                    let ok = self.extend_line(pos, &mut sub, budget, depth + 1);
+                    let ok = self.extend_line(pos, &mut sub, budget, depth + 1, longest);
                     pos.undo_move(m);
                     if ok.is_none() {
                         continue;
@@ -603,13 +613,34 @@ impl Solver {
                 line.extend(best?.2);
                 return Some(());
             }
-            ties[0]
+            (ties[0], longest)
         };
         line.push(m);
         pos.do_move(m);
-        let r = self.extend_line(pos, line, budget, depth + 1);
+        let r = self.extend_line(pos, line, budget, depth + 1, child_bound);
         pos.undo_move(m);
         r
+    }
+
+    /// Proves `pos` (attacker to move) again with mates of at most `bound` plies only, briefly.
+    fn proven_len_within(&mut self, pos: &mut Position, bound: u16) -> Option<u16> {
+        let saved = (
+            self.nodes,
+            self.aborted,
+            self.limits.clone(),
+            self.depth_limit,
+        );
+        self.aborted = false;
+        self.limits = SolveLimits {
+            nodes: Some(self.nodes + 100_000),
+            ..SolveLimits::default()
+        };
+        self.depth_limit = bound as usize;
+        self.path.insert(pos.key(), 1);
+        let r = self.visit(pos, INF, INF, 0);
+        self.path.remove(&pos.key());
+        (self.nodes, self.aborted, self.limits, self.depth_limit) = saved;
+        (r.pn == 0 && r.len <= bound).then_some(r.len)
     }
 
     /// Plies to mate from `pos` if the table proves it. With `reprove`, an entry the table lost
