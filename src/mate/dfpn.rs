@@ -184,6 +184,12 @@ impl Solver {
                 .nodes
                 .map_or(self.nodes + budget, |n| n.min(self.nodes + budget));
             let user_nodes = self.limits.nodes.replace(stop_at);
+            // Keep a tenth of the time left for the line, so the answer comes within the limit.
+            let user_deadline = self.limits.deadline;
+            if let Some(d) = user_deadline {
+                let now = Instant::now();
+                self.limits.deadline = Some(now + d.saturating_duration_since(now).mul_f32(0.9));
+            }
             while root.len >= 3 && !self.aborted {
                 self.depth_limit = root.len as usize - 2;
                 let r = self.search_root(pos);
@@ -193,6 +199,7 @@ impl Solver {
                 root = r;
             }
             self.limits.nodes = user_nodes;
+            self.limits.deadline = user_deadline;
             self.depth_limit = MAX_PLY;
             self.aborted = false;
         }
@@ -633,6 +640,7 @@ impl Solver {
         self.aborted = false;
         self.limits = SolveLimits {
             nodes: Some(self.nodes + 100_000),
+            deadline: self.limits.deadline,
             ..SolveLimits::default()
         };
         self.depth_limit = bound as usize;
@@ -664,6 +672,7 @@ impl Solver {
         self.aborted = false;
         self.limits = SolveLimits {
             nodes: Some(self.nodes + 100_000),
+            deadline: self.limits.deadline,
             ..SolveLimits::default()
         };
         self.path.insert(pos.key(), 1);
