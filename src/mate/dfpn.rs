@@ -578,7 +578,9 @@ impl Solver {
                 // A defence the table knows only a longer mate against, though a mate within
                 // `bound` exists: find the shorter one, or the line would pick this defence
                 // for a resistance it does not have.
-                len = self.proven_len_within(pos, bound.saturating_sub(1)).or(len);
+                len = self
+                    .proven_len_within(pos, bound.saturating_sub(1) as usize)
+                    .or(len);
             }
             pos.undo_move(m);
             match len {
@@ -629,8 +631,8 @@ impl Solver {
         r
     }
 
-    /// Proves `pos` (attacker to move) again with mates of at most `bound` plies only, briefly.
-    fn proven_len_within(&mut self, pos: &mut Position, bound: u16) -> Option<u16> {
+    /// Proves `pos` (attacker to move) again, briefly, with mates of at most `bound` plies only.
+    fn proven_len_within(&mut self, pos: &mut Position, bound: usize) -> Option<u16> {
         let saved = (
             self.nodes,
             self.aborted,
@@ -643,12 +645,12 @@ impl Solver {
             deadline: self.limits.deadline,
             ..SolveLimits::default()
         };
-        self.depth_limit = bound as usize;
+        self.depth_limit = bound;
         self.path.insert(pos.key(), 1);
         let r = self.visit(pos, INF, INF, 0);
         self.path.remove(&pos.key());
         (self.nodes, self.aborted, self.limits, self.depth_limit) = saved;
-        (r.pn == 0 && r.len <= bound).then_some(r.len)
+        (r.pn == 0 && r.len as usize <= bound).then_some(r.len)
     }
 
     /// Plies to mate from `pos` if the table proves it. With `reprove`, an entry the table lost
@@ -668,18 +670,7 @@ impl Solver {
         if !reprove {
             return None;
         }
-        let saved = (self.nodes, self.aborted, self.limits.clone());
-        self.aborted = false;
-        self.limits = SolveLimits {
-            nodes: Some(self.nodes + 100_000),
-            deadline: self.limits.deadline,
-            ..SolveLimits::default()
-        };
-        self.path.insert(pos.key(), 1);
-        let r = self.visit(pos, INF, INF, 0);
-        self.path.remove(&pos.key());
-        (self.nodes, self.aborted, self.limits) = saved;
-        (r.pn == 0).then_some(r.len)
+        self.proven_len_within(pos, MAX_PLY)
     }
 }
 
