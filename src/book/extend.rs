@@ -92,7 +92,9 @@ pub fn search_position(
             }
         }
     };
-    search::search(pos, &limits, &options, tt, &shared, &report);
+    // Each position from nothing learnt, so that a book does not depend on the order of work.
+    let histories = search::Histories::default();
+    search::search(pos, &limits, &options, tt, &histories, &shared, &report);
     let lines = lines.into_inner().unwrap_or_default();
     let mut moves: Vec<BookMove> = lines
         .into_values()

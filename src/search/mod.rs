@@ -4,6 +4,7 @@
 //! The search never prints: it reports each iteration through a callback and returns the result;
 //! the USI layer formats both.
 
+pub mod history;
 mod movepick;
 mod searcher;
 pub mod see;
@@ -13,6 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+pub use history::{Histories, History};
 pub use searcher::Searcher;
 pub use timeman::{Limits, TimeOptions};
 
@@ -153,6 +155,7 @@ pub fn search(
     limits: &Limits,
     options: &SearchOptions,
     tt: &TranspositionTable,
+    histories: &Histories,
     shared: &Shared,
     report: &(dyn Fn(&Info) + Sync),
 ) -> BestMove {
@@ -180,15 +183,21 @@ pub fn search(
     tt.new_search();
     let threads = options.threads.max(1);
     let results: Mutex<Vec<(usize, Option<searcher::RootResult>)>> = Mutex::new(Vec::new());
+    // A poisoned lock only means an earlier search panicked: its histories are still numbers.
+    let mut histories = histories.lock().unwrap_or_else(|e| e.into_inner());
+    if histories.len() < threads {
+        histories.resize_with(threads, History::default);
+    }
     std::thread::scope(|s| {
-        for id in 0..threads {
+        for (id, history) in histories.iter_mut().take(threads).enumerate() {
             let root = root.clone();
             let results = &results;
             let builder = std::thread::Builder::new()
                 .name(format!("search-{id}"))
                 .stack_size(64 << 20);
             let handle = builder.spawn_scoped(s, move || {
-                let mut searcher = Searcher::new(pos.clone(), tt, shared, options, limits, id);
+                let mut searcher =
+                    Searcher::new(pos.clone(), tt, shared, options, limits, history, id);
                 let r = searcher.iterate(root, if id == 0 { Some(report) } else { None });
                 if id == 0 {
                     // The main thread decides; helpers stop with it.

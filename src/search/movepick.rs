@@ -4,6 +4,8 @@
 //! SEE, then most valuable victim, least valuable attacker); the two killer moves; the counter
 //! move; quiet moves by history; losing captures last.
 
+use std::mem::MaybeUninit;
+
 use crate::movegen::{generate_captures_promotions, generate_legal, MoveList, MAX_MOVES};
 use crate::position::Position;
 use crate::types::Move;
@@ -16,9 +18,21 @@ const KILLER: i32 = 1 << 27;
 const COUNTER: i32 = (1 << 27) - 1;
 const BAD_CAPTURE: i32 = -(1 << 28);
 
+/// Picks made by selection before the rest is sorted once: most cut-offs come from the first
+/// few moves, and sorting a list that a cut-off abandons would be wasted work.
+const SELECTION_PICKS: usize = 3;
+
+#[derive(Clone, Copy)]
+struct ScoredMove {
+    score: i32,
+    mv: Move,
+}
+
 pub struct MovePicker {
-    moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    /// Entries below `len` are written; the rest is never read (a kilobyte-sized zeroing on
+    /// every node would cost more than the scoring).
+    entries: [MaybeUninit<ScoredMove>; MAX_MOVES],
+    len: usize,
     next: usize,
 }
 
@@ -33,15 +47,10 @@ pub struct Ordering<'a> {
 impl MovePicker {
     /// All legal moves, for the main search.
     pub fn new(pos: &Position, ord: &Ordering) -> MovePicker {
-        let mut p = MovePicker {
-            moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
-            next: 0,
-        };
-        generate_legal(pos, &mut p.moves);
-        for i in 0..p.moves.len() {
-            let m = p.moves[i];
-            p.scores[i] = if Some(m) == ord.tt_move {
+        let mut moves = MoveList::new();
+        generate_legal(pos, &mut moves);
+        MovePicker::scored(&moves, |m| {
+            if Some(m) == ord.tt_move {
                 TT_SCORE
             } else if is_tactical(pos, m) {
                 capture_score(pos, m)
@@ -53,68 +62,79 @@ impl MovePicker {
                 COUNTER
             } else {
                 (ord.history)(m)
-            };
+            }
+        })
+    }
+
+    fn scored(moves: &MoveList, score: impl Fn(Move) -> i32) -> MovePicker {
+        let mut p = MovePicker {
+            entries: [MaybeUninit::uninit(); MAX_MOVES],
+            len: moves.len(),
+            next: 0,
+        };
+        for (entry, &mv) in p.entries.iter_mut().zip(moves.iter()) {
+            entry.write(ScoredMove {
+                score: score(mv),
+                mv,
+            });
         }
         p
     }
 
+    /// The written entries.
+    fn entries(&mut self) -> &mut [ScoredMove] {
+        // SAFETY: `scored` wrote the first `len` entries, and `ScoredMove` is `Copy` (nothing
+        // to drop); `MaybeUninit<T>` has the layout of `T`.
+        unsafe {
+            std::slice::from_raw_parts_mut(self.entries.as_mut_ptr().cast::<ScoredMove>(), self.len)
+        }
+    }
+
     /// Captures and promotions only, for quiescence (or all legal moves when in check).
     pub fn new_quiescence(pos: &Position, tt_move: Option<Move>) -> MovePicker {
-        let mut p = MovePicker {
-            moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
-            next: 0,
-        };
+        let mut moves = MoveList::new();
         if pos.in_check() {
-            generate_legal(pos, &mut p.moves);
+            generate_legal(pos, &mut moves);
         } else {
-            generate_captures_promotions(pos, &mut p.moves);
+            generate_captures_promotions(pos, &mut moves);
         }
-        for i in 0..p.moves.len() {
-            let m = p.moves[i];
-            p.scores[i] = if Some(m) == tt_move {
+        MovePicker::scored(&moves, |m| {
+            if Some(m) == tt_move {
                 TT_SCORE
             } else if is_tactical(pos, m) {
                 mvv_lva(pos, m)
             } else {
                 0
-            };
-        }
-        p
+            }
+        })
     }
 
     pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
+        self.len == 0
     }
 
     /// The best remaining move and its ordering score.
     pub fn next(&mut self) -> Option<(Move, i32)> {
-        if self.next >= self.moves.len() {
+        let n = self.next;
+        if n >= self.len {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..self.moves.len() {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        let entries = self.entries();
+        if n < SELECTION_PICKS {
+            let mut best = n;
+            for i in n + 1..entries.len() {
+                if entries[i].score > entries[best].score {
+                    best = i;
+                }
             }
+            entries.swap(n, best);
+        } else if n == SELECTION_PICKS {
+            // Unstable sorting does not allocate; it is still deterministic.
+            entries[n..].sort_unstable_by_key(|e| std::cmp::Reverse(e.score));
         }
-        let n = self.next;
-        let m = self.moves[best];
-        let s = self.scores[best];
-        self.scores.swap(n, best);
-        // MoveList has no swap: rebuild the order through a small copy.
-        self.swap_moves(n, best);
+        let e = entries[n];
         self.next += 1;
-        Some((m, s))
-    }
-
-    fn swap_moves(&mut self, a: usize, b: usize) {
-        if a != b {
-            let ma = self.moves[a];
-            let mb = self.moves[b];
-            self.moves.set(a, mb);
-            self.moves.set(b, ma);
-        }
+        Some((e.mv, e.score))
     }
 }
 

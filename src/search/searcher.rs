@@ -14,6 +14,8 @@ use crate::position::{EnteringKingRule, Position, Repetition};
 use crate::tt::{TranspositionTable, TtEntry, BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER};
 use crate::types::{Color, Move};
 
+use super::history::{ContKey, History};
+
 /// The outcome of the main thread's iterations.
 #[derive(Clone, Debug)]
 pub struct RootResult {
@@ -31,9 +33,6 @@ struct RootMove {
     seldepth: usize,
 }
 
-/// History slots: 81 origin squares and 7 drop kinds, per colour.
-const FROM_CODES: usize = 88;
-
 pub struct Searcher<'a> {
     pos: Position,
     tt: &'a TranspositionTable,
@@ -46,8 +45,9 @@ pub struct Searcher<'a> {
     flushed_nodes: u64,
     seldepth: usize,
     killers: [[Option<Move>; 2]; MAX_PLY + 4],
-    history: Vec<[i32; 81]>,
-    counter: Vec<[Option<Move>; 81]>,
+    history: &'a mut History,
+    /// The continuation key of the move made at each ply.
+    cont_keys: [ContKey; MAX_PLY + 4],
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     evals: [Value; MAX_PLY + 4],
@@ -61,14 +61,6 @@ pub struct Searcher<'a> {
 
 /// Table size of the search's mate solver.
 const MATE_SOLVER_MB: usize = 16;
-
-fn from_code(m: Move) -> usize {
-    if m.is_drop() {
-        81 + m.dropped().index() - 1
-    } else {
-        m.from().index()
-    }
-}
 
 fn value_to_tt(v: Value, ply: usize) -> Value {
     if v >= VALUE_MATE_IN_MAX_PLY {
@@ -97,6 +89,7 @@ impl<'a> Searcher<'a> {
         shared: &'a Shared,
         options: &'a SearchOptions,
         limits: &'a Limits,
+        history: &'a mut History,
         id: usize,
     ) -> Searcher<'a> {
         let mut lmr = [[0u8; 64]; 64];
@@ -118,8 +111,8 @@ impl<'a> Searcher<'a> {
             flushed_nodes: 0,
             seldepth: 0,
             killers: [[None; 2]; MAX_PLY + 4],
-            history: vec![[0; 81]; 2 * FROM_CODES],
-            counter: vec![[None; 81]; 32],
+            history,
+            cont_keys: [ContKey::NONE; MAX_PLY + 4],
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 4],
@@ -331,12 +324,28 @@ impl<'a> Searcher<'a> {
             self.nodes += 1;
             let gives_check = self.pos.gives_check(m);
             let new_depth = depth - 1 + i32::from(gives_check && !in_check && depth < 6);
+            // Late quiet root moves are searched a little shallower first.
+            let r = if i > pv_idx + 2
+                && depth >= 3
+                && !in_check
+                && !gives_check
+                && !is_tactical(&self.pos, m)
+            {
+                (self.lmr[(depth as usize).min(63)][(i - pv_idx).min(63)] as i32 - 1)
+                    .clamp(0, new_depth - 1)
+            } else {
+                0
+            };
             self.pos.do_move(m);
+            self.cont_keys[0] = ContKey::after(&self.pos, m);
             self.seldepth = 1;
             let v = if i == pv_idx {
                 -self.search(-beta, -alpha, new_depth, 1, false, false)
             } else {
-                let mut v = -self.search(-alpha - 1, -alpha, new_depth, 1, true, false);
+                let mut v = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true, false);
+                if v > alpha && r > 0 {
+                    v = -self.search(-alpha - 1, -alpha, new_depth, 1, true, false);
+                }
                 if v > alpha && v < beta {
                     v = -self.search(-beta, -alpha, new_depth, 1, false, false);
                 }
@@ -382,20 +391,25 @@ impl<'a> Searcher<'a> {
         self.pv_len[ply] = child_len;
     }
 
-    fn history_of(&self, m: Move) -> i32 {
-        self.history[self.pos.side_to_move().index() * FROM_CODES + from_code(m)][m.to().index()]
+    /// The continuation keys of the moves one and two plies before the node at `ply`.
+    fn cont_parents(&self, ply: usize) -> [ContKey; 2] {
+        [
+            if ply >= 1 {
+                self.cont_keys[ply - 1]
+            } else {
+                ContKey::NONE
+            },
+            if ply >= 2 {
+                self.cont_keys[ply - 2]
+            } else {
+                ContKey::NONE
+            },
+        ]
     }
 
-    fn add_history(&mut self, m: Move, bonus: i32) {
-        let h = &mut self.history[self.pos.side_to_move().index() * FROM_CODES + from_code(m)]
-            [m.to().index()];
-        *h += bonus - *h * bonus.abs() / 16384;
-    }
-
-    fn counter_slot(&self) -> Option<(usize, usize)> {
-        let last = self.pos.last_move()?;
-        let piece = self.pos.piece_on(last.to())?;
-        Some((piece.index(), last.to().index()))
+    fn quiet_score(&self, ply: usize, m: Move) -> i32 {
+        self.history
+            .quiet_score(&self.pos, m, self.cont_parents(ply))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -525,6 +539,7 @@ impl<'a> Searcher<'a> {
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.pos.do_null_move();
+                self.cont_keys[ply] = ContKey::NONE;
                 let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node, true);
                 self.pos.undo_null_move();
                 if self.shared.stopped() {
@@ -536,11 +551,19 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // Step 6b. Internal iterative reduction: a node without a table move is probably new
+        // and ordered poorly; search it a little shallower.
+        let depth = if tt_move.is_none() && depth >= 4 {
+            depth - 1
+        } else {
+            depth
+        };
+
         // Step 7. The moves, best first.
-        let counter = self.counter_slot().and_then(|(p, s)| self.counter[p][s]);
+        let counter = self.history.counter_move(&self.pos);
         let killers = self.killers[ply];
         let mut picker = {
-            let hist = |m: Move| self.history_of(m);
+            let hist = |m: Move| self.quiet_score(ply, m);
             MovePicker::new(
                 &self.pos,
                 &Ordering {
@@ -589,10 +612,16 @@ impl<'a> Searcher<'a> {
             }
 
             // Step 9. Check extension.
-            let ext = i32::from(gives_check && (depth <= 4 || see(&self.pos, m) >= 0));
+            let ext = i32::from(gives_check && see(&self.pos, m) >= 0);
             let new_depth = depth - 1 + ext;
+            let stat = if tactical {
+                0
+            } else {
+                self.quiet_score(ply, m)
+            };
 
             self.pos.do_move(m);
+            self.cont_keys[ply] = ContKey::after(&self.pos, m);
             let mut v;
             if move_count == 1 {
                 v = -self.search(
@@ -611,6 +640,7 @@ impl<'a> Searcher<'a> {
                     r += i32::from(!pv_node) + i32::from(cut_node)
                         - i32::from(order_score >= (1 << 26));
                     r -= i32::from(gives_check);
+                    r -= stat / 12000;
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true, false);
@@ -717,15 +747,14 @@ impl<'a> Searcher<'a> {
             self.killers[ply][0] = Some(m);
         }
         let bonus = (depth * depth * 16).min(2000);
-        self.add_history(m, bonus);
+        let parents = self.cont_parents(ply);
+        self.history.update(&self.pos, m, parents, bonus);
         for q in tried.iter().flatten() {
             if *q != m {
-                self.add_history(*q, -bonus);
+                self.history.update(&self.pos, *q, parents, -bonus);
             }
         }
-        if let Some((p, s)) = self.counter_slot() {
-            self.counter[p][s] = Some(m);
-        }
+        self.history.set_counter_move(&self.pos, m);
     }
 
     fn qsearch(&mut self, mut alpha: Value, beta: Value, ply: usize, qdepth: u32) -> Value {

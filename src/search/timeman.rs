@@ -3,8 +3,8 @@
 //!
 //! Handles byoyomi, Fischer increments, sudden death and their mixtures. Main time is spent
 //! before byoyomi: with time left, a share of it is added to the byoyomi instead of moving on the
-//! byoyomi alone. The hard limit keeps `NetworkDelay2` in reserve (or half the budget when the
-//! budget is smaller than that margin), so a 100 ms byoyomi is never overrun.
+//! byoyomi alone. The hard limit keeps `NetworkDelay2` in reserve (or a tenth of a budget too
+//! short for that margin, 20 ms at least), so a 100 ms byoyomi is never overrun.
 
 use crate::types::Color;
 
@@ -70,17 +70,19 @@ pub fn allot(limits: &Limits, us: Color, opt: &TimeOptions, game_ply: u32) -> Op
     let byoyomi = limits.byoyomi;
     // Everything usable for this move before the flag falls.
     let budget = time + inc + byoyomi;
-    // The hard limit keeps NetworkDelay2 in reserve, but never more than a fifth of a short
+    // The hard limit keeps NetworkDelay2 in reserve, but never more than a tenth of a short
     // budget (with 20 ms at least), so short byoyomi is used rather than thrown away.
     let hard = {
-        let reserve = opt.network_delay2.min((budget / 5).max(20));
+        let reserve = opt.network_delay2.min((budget / 10).max(20));
         budget.saturating_sub(reserve).max(1)
     };
     if time < byoyomi.saturating_mul(6) / 5 && byoyomi > 0 {
-        // Main time is (nearly) gone: think for the whole byoyomi, less the average lag.
+        // Main time is (nearly) gone: think for the whole byoyomi, less the average lag. A
+        // short byoyomi keeps a smaller share in reserve (a sixth, 20 ms at least): the lag of
+        // a local GUI is a few milliseconds, and 120 ms of 300 is too much to throw away.
         let total = time + byoyomi;
         let t = total
-            .saturating_sub(opt.network_delay.min(total * 3 / 10))
+            .saturating_sub(opt.network_delay.min((total / 6).max(20)))
             .min(hard)
             .max(1);
         return Some((t, t));
@@ -121,7 +123,7 @@ mod tests {
         let (opt, max) = allot(&lim(0, 0, 100), Color::Black, &o, 1).unwrap();
         assert!(opt <= 80 && (50..=80).contains(&max), "{opt} {max}");
         let (_, max) = allot(&lim(0, 0, 300), Color::Black, &o, 1).unwrap();
-        assert!((150..=240).contains(&max), "{max}");
+        assert!((200..=260).contains(&max), "{max}");
         let (_, max) = allot(&lim(0, 0, 1000), Color::Black, &o, 1).unwrap();
         assert!((700..=880).contains(&max), "{max}");
     }

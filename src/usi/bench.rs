@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use crate::position::Position;
-use crate::search::{self, Limits, SearchOptions, Shared};
+use crate::search::{self, Histories, Limits, SearchOptions, Shared};
 use crate::tt::TranspositionTable;
 
 pub const BENCH_DEPTH: i32 = 9;
@@ -37,8 +37,10 @@ pub fn run(say: &dyn Fn(&str)) -> u64 {
     for (i, sfen) in POSITIONS.iter().enumerate() {
         let pos = Position::from_sfen(sfen).expect("bench positions parse");
         tt.clear();
+        // Each position starts from nothing learnt, like a new game.
+        let histories = Histories::default();
         let shared = Shared::default();
-        let best = search::search(&pos, &limits, &options, &tt, &shared, &|_| {});
+        let best = search::search(&pos, &limits, &options, &tt, &histories, &shared, &|_| {});
         let nodes = shared.nodes.load(Ordering::Relaxed);
         total += nodes;
         say(&format!(

@@ -246,6 +246,8 @@ pub struct Engine {
     out: SharedOut,
     options: Options,
     tt: Arc<TranspositionTable>,
+    /// Move-ordering histories, kept from move to move within a game.
+    histories: Arc<search::Histories>,
     pos: Position,
     running: Option<Running>,
     /// The df-pn solver for `go mate`, made on first use and sized by `USI_Hash`.
@@ -263,6 +265,7 @@ impl Engine {
             options: Options::default(),
             // A small table until `isready` sizes it, so `usi` answers at once.
             tt: Arc::new(TranspositionTable::new(1)),
+            histories: Arc::default(),
             pos: Position::startpos(),
             running: None,
             mate_solver: None,
@@ -314,6 +317,9 @@ impl Engine {
                 if !self.search_is_running() {
                     self.finish_search();
                     self.tt.clear();
+                    if let Ok(mut h) = self.histories.lock() {
+                        h.clear();
+                    }
                 }
             }
             Command::SetOption { name, value } => {
@@ -405,6 +411,7 @@ impl Engine {
         }
         let pos = self.pos.clone();
         let tt = self.tt.clone();
+        let histories = self.histories.clone();
         let options = self.options.search.clone();
         let out = self.out.clone();
         let sh = shared.clone();
@@ -423,7 +430,7 @@ impl Engine {
                             ponder: hit.ponder,
                         }
                     }
-                    None => search::search(&pos, &lim, &options, &tt, &sh, &report),
+                    None => search::search(&pos, &lim, &options, &tt, &histories, &sh, &report),
                 };
                 search::wait_for_release(&sh, lim.infinite);
                 let line = match best {
