@@ -78,11 +78,11 @@ pub fn allot(limits: &Limits, us: Color, opt: &TimeOptions, game_ply: u32) -> Op
     };
     if time < byoyomi.saturating_mul(6) / 5 && byoyomi > 0 {
         // Main time is (nearly) gone: think for the whole byoyomi, less the average lag. A
-        // short byoyomi keeps a smaller share in reserve (a sixth, 20 ms at least): the lag of
+        // short byoyomi keeps a smaller share in reserve (a sixth, 25 ms at least): the lag of
         // a local GUI is a few milliseconds, and 120 ms of 300 is too much to throw away.
         let total = time + byoyomi;
         let t = total
-            .saturating_sub(opt.network_delay.min((total / 6).max(20)))
+            .saturating_sub(opt.network_delay.min((total / 6).max(25)))
             .min(hard)
             .max(1);
         return Some((t, t));
