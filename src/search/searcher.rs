@@ -51,6 +51,8 @@ pub struct Searcher<'a> {
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     evals: [Value; MAX_PLY + 4],
+    /// The move a singular-extension search leaves out at each ply.
+    excluded: [Option<Move>; MAX_PLY + 4],
     lmr: [[u8; 64]; 64],
     /// The df-pn solver for long mates at the root and at PV nodes, made on first use (main
     /// thread only); its table lives for the whole `go`, so each call resumes the last one's work.
@@ -116,6 +118,7 @@ impl<'a> Searcher<'a> {
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 4],
+            excluded: [None; MAX_PLY + 4],
             lmr,
             mate_solver: None,
             mate_checked_at: 0,
@@ -476,9 +479,11 @@ impl<'a> Searcher<'a> {
         let key = self.pos.key();
         let tte = self.tt.probe(key);
         let tt_move = tte.and_then(|e| e.mv).filter(|&m| self.pos.is_legal(m));
+        let excluded = self.excluded[ply];
         if let Some(e) = tte {
             let v = value_from_tt(e.value, ply);
             if !pv_node
+                && excluded.is_none()
                 && e.depth >= depth
                 && (e.bound == BOUND_EXACT
                     || (e.bound == BOUND_LOWER && v >= beta)
@@ -500,7 +505,9 @@ impl<'a> Searcher<'a> {
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
-        if !in_check {
+        // A search without the table move (below) only asks whether another move comes close:
+        // no shortcuts.
+        if !in_check && excluded.is_none() {
             // Step 4. Mate in one: a checking move that leaves no reply.
             if let Some(m) = mate_in_one(&mut self.pos) {
                 self.update_pv_single(ply, m);
@@ -559,6 +566,41 @@ impl<'a> Searcher<'a> {
             depth
         };
 
+        // Step 6c. Singular extension: when the table move is the only good move here (every
+        // other move fails low against a margin below its value at half depth), search it one
+        // ply deeper. When even the others beat beta, the node is a cut whatever is played.
+        let mut singular = None;
+        if let (Some(tm), Some(e)) = (tt_move, tte) {
+            let tt_value = value_from_tt(e.value, ply);
+            if ply > 0
+                && excluded.is_none()
+                && depth >= 8
+                && e.depth >= depth - 3
+                && e.bound & BOUND_LOWER != 0
+                && tt_value.abs() < VALUE_MATE_IN_MAX_PLY
+            {
+                let singular_beta = tt_value - 2 * depth;
+                self.excluded[ply] = Some(tm);
+                let v = self.search(
+                    singular_beta - 1,
+                    singular_beta,
+                    (depth - 1) / 2,
+                    ply,
+                    cut_node,
+                    true,
+                );
+                self.excluded[ply] = None;
+                if self.shared.stopped() {
+                    return 0;
+                }
+                if v < singular_beta {
+                    singular = Some(tm);
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+        }
+
         // Step 7. The moves, best first.
         let counter = self.history.counter_move(&self.pos);
         let killers = self.killers[ply];
@@ -584,6 +626,9 @@ impl<'a> Searcher<'a> {
         let mut quiets: [Option<Move>; 64] = [None; 64];
         let mut quiet_count = 0;
         while let Some((m, order_score)) = picker.next() {
+            if Some(m) == excluded {
+                continue;
+            }
             move_count += 1;
             let tactical = is_tactical(&self.pos, m);
             let gives_check = self.pos.gives_check(m);
@@ -606,13 +651,17 @@ impl<'a> Searcher<'a> {
                     if depth <= 6 && see(&self.pos, m) < -50 * depth {
                         continue;
                     }
+                    // A quiet move with a bad record here and in these continuations.
+                    if depth <= 4 && order_score < -4000 * depth {
+                        continue;
+                    }
                 } else if depth <= 6 && order_score < 0 && see(&self.pos, m) < -120 * depth {
                     continue;
                 }
             }
 
             // Step 9. Check extension.
-            let ext = i32::from(gives_check && see(&self.pos, m) >= 0);
+            let ext = i32::from(Some(m) == singular || (gives_check && see(&self.pos, m) >= 0));
             let new_depth = depth - 1 + ext;
             let stat = if tactical {
                 0
@@ -679,9 +728,13 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        if move_count > 0 && best_value == -VALUE_INFINITE {
-            // Every move was pruned: fail low at alpha.
+        if best_value == -VALUE_INFINITE && (move_count > 0 || excluded.is_some()) {
+            // Every move was pruned (or the only move was left out): fail low at alpha.
             best_value = alpha;
+        }
+        if excluded.is_some() {
+            // A verdict on all moves but one is no verdict on the position.
+            return best_value;
         }
         let bound = if best_value >= beta {
             BOUND_LOWER
@@ -746,7 +799,7 @@ impl<'a> Searcher<'a> {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(m);
         }
-        let bonus = (depth * depth * 16).min(2000);
+        let bonus = (300 * depth - 200).min(2500);
         let parents = self.cont_parents(ply);
         self.history.update(&self.pos, m, parents, bonus);
         for q in tried.iter().flatten() {
