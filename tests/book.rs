@@ -17,13 +17,18 @@ fn temp_dir(name: &str) -> PathBuf {
     d
 }
 
-/// Runs the engine binary on `input`, returning its output up to the first `bestmove`.
-fn usi(input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
+/// The engine binary with piped stdin and stdout.
+fn start_engine() -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_hayate"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .expect("start hayate");
+        .expect("start hayate")
+}
+
+/// Runs the engine binary on `input`, returning its output up to the first `bestmove`.
+fn usi(input: &str) -> String {
+    let mut child = start_engine();
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(input.as_bytes()).unwrap();
     stdin.flush().unwrap();
@@ -529,11 +534,7 @@ fn the_shipped_openings_are_many_distinct_positions_and_the_match_default() {
 #[test]
 fn a_book_move_while_pondering_waits_for_ponderhit() {
     let dir = engine_book("ponderhit");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start hayate");
+    let mut child = start_engine();
     let mut stdin = child.stdin.take().unwrap();
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();

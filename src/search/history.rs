@@ -19,7 +19,7 @@ const CONT_MOVES: usize = 16 * 81;
 pub const HISTORY_MAX: i32 = 16384;
 
 /// The continuation key of a move, or of no move (the root's parents, a null move); the
-/// latter's row is never read for scores nor rewarded.
+/// latter's row is never rewarded, so it always reads zero.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct ContKey(usize);
 

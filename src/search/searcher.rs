@@ -663,10 +663,13 @@ impl<'a> Searcher<'a> {
             // Step 9. Check extension.
             let ext = i32::from(Some(m) == singular || (gives_check && see(&self.pos, m) >= 0));
             let new_depth = depth - 1 + ext;
-            let stat = if tactical {
-                0
-            } else {
+            // The history that late-move reductions weigh, read only where they apply (and
+            // before the move is made).
+            let reducible = move_count > 1 && depth >= 3 && !tactical && !in_check;
+            let stat = if reducible {
                 self.quiet_score(ply, m)
+            } else {
+                0
             };
 
             self.pos.do_move(m);
@@ -684,7 +687,7 @@ impl<'a> Searcher<'a> {
             } else {
                 // Step 10. Late move reductions.
                 let mut r = 0;
-                if depth >= 3 && !tactical && !in_check {
+                if reducible {
                     r = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
                     r += i32::from(!pv_node) + i32::from(cut_node)
                         - i32::from(order_score >= (1 << 26));
