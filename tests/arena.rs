@@ -1,8 +1,11 @@
 //! The match runner: real games between two Hayate instances, misbehaving engines proving each
 //! adjudication, and records read back and replayed.
 
-use std::path::PathBuf;
+mod common;
 
+use std::path::Path;
+
+use common::TempDir;
 use hayate::arena::{self, MatchConfig};
 use hayate::kifu::{csa, kif, Ending, GameRecord};
 
@@ -22,10 +25,8 @@ fn config(args: &[&str]) -> MatchConfig {
     arena::parse_args(&args).unwrap()
 }
 
-fn out_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hayate-arena-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+fn out_dir(name: &str) -> TempDir {
+    TempDir::new(&format!("arena-{name}"))
 }
 
 fn run(cfg: &MatchConfig) -> (Vec<arena::PairResult>, String) {
@@ -35,7 +36,7 @@ fn run(cfg: &MatchConfig) -> (Vec<arena::PairResult>, String) {
 }
 
 /// Reads every record in `dir` with both readers and checks they replay to the same position.
-fn read_records(dir: &PathBuf) -> Vec<GameRecord> {
+fn read_records(dir: &Path) -> Vec<GameRecord> {
     let mut recs = Vec::new();
     let mut names: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
@@ -183,7 +184,7 @@ fn an_engine_that_never_answers_usiok_is_an_error_at_once() {
 #[test]
 fn perpetual_check_loses_for_the_checker() {
     let dir = out_dir("perpetual");
-    let openings = dir.with_extension("openings");
+    let openings = dir.join("openings.sfen");
     std::fs::write(&openings, "sfen 8k/R8/9/9/9/9/9/9/4K4 b - 1\n").unwrap();
     let mut cfg = cfg_against(
         "script:9b9a,9a9b",
@@ -223,7 +224,8 @@ fn bad_input_is_reported_at_once() {
         .err()
         .unwrap()
         .contains("cannot start engine"));
-    let bad_opening = out_dir("opening").with_extension("txt");
+    let scratch = out_dir("opening");
+    let bad_opening = scratch.join("openings.txt");
     std::fs::write(&bad_opening, "startpos moves 7g7f 7g7f\n").unwrap();
     let h = format!("cmd={}", hayate());
     let cfg = config(&[

@@ -3,7 +3,7 @@
 //! binary format with keys computed here from first principles.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use hayate::book::db::MemoryBook;
@@ -11,10 +11,11 @@ use hayate::book::make::{read_games, RecordBook};
 use hayate::book::{position_key, Book};
 use hayate::Position;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hayate-book-test-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+mod common;
+use common::TempDir;
+
+fn temp_dir(name: &str) -> TempDir {
+    TempDir::new(&format!("book-{name}"))
 }
 
 /// The engine binary with piped stdin and stdout.
@@ -182,7 +183,7 @@ sfen lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 2
 7g7f none 12 16 1
 ";
 
-fn engine_book(name: &str) -> PathBuf {
+fn engine_book(name: &str) -> TempDir {
     let dir = temp_dir(name);
     std::fs::write(dir.join("test.db"), ENGINE_BOOK).unwrap();
     dir
