@@ -390,6 +390,35 @@ fn the_search_plays_a_long_mate_proven_by_df_pn() {
     assert_eq!(best, pv[0].to_string());
 }
 
+/// 将棋図巧 No. 2 a move earlier, White to move: a pawn dropped on 3a changes nothing, and Black
+/// mates in 19 by continuous checks, far beyond a depth-7 search; a pawn dropped on 5d blocks
+/// the bishop on 6c that the mate needs. Without the df-pn check of the best root move, the
+/// search prefers 3a.
+const ZUKO_002_DEFENCE: &str = "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r w N2P2g4s2n3l13p 1";
+
+#[test]
+fn a_move_that_allows_a_long_mate_is_not_played() {
+    let mut after = Position::from_sfen(ZUKO_002_DEFENCE).unwrap();
+    let quiet = after.parse_usi_move("P*3a").unwrap();
+    after.do_move(quiet);
+    let mut solver = hayate::mate::Solver::new(16);
+    let limits = hayate::mate::SolveLimits {
+        nodes: Some(5_000_000),
+        ..Default::default()
+    };
+    let verdict = solver.solve(&mut after, limits);
+    assert!(
+        matches!(verdict, hayate::mate::Verdict::Mate(ref l) if l.len() >= 15),
+        "{verdict:?}"
+    );
+    let (_, out) = search(ZUKO_002_DEFENCE, "go depth 7 searchmoves P*3a P*5d");
+    assert_eq!(
+        out.last().unwrap().split_whitespace().nth(1),
+        Some("P*5d"),
+        "{out:?}"
+    );
+}
+
 #[test]
 fn go_mate_answers_checkmate_nomate_timeout_and_stop() {
     let mut e = Engine::start();

@@ -3,8 +3,10 @@
 //! Terms: material on the board and in hand (a piece in hand is worth a little more than on the
 //! board, since it can be dropped anywhere), piece placement relative to both kings (attackers
 //! near the enemy king, golds and silvers near their own), king safety (enemy pieces and enemy
-//! hand pieces against the squares around each king, defenders beside it), slider mobility, and
-//! advanced pawns. The weights live in `weights.rs` so that tuning only rewrites that file.
+//! hand pieces against the squares around each king, defenders beside it, the king's file and
+//! the files beside it that no own pawn closes), slider mobility, advanced pawns, and how many of
+//! a kind are in hand (the second and later pieces of a kind are worth less than the first).
+//! The weights live in `weights.rs` so that tuning only rewrites that file.
 
 pub mod weights;
 
@@ -108,7 +110,8 @@ pub fn evaluate_black_with(pos: &Position, w: &Weights) -> Value {
         }
         let hand = pos.hand(c);
         for pt in PieceType::HAND {
-            t.score += hand.count(pt) as i32 * w.hand[pt.index()];
+            let n = hand.count(pt);
+            t.score += n as i32 * w.hand[pt.index()] + w.hand_count[pt.index()][n.min(4) as usize];
         }
     }
     let mut score = 0;
@@ -172,7 +175,24 @@ fn king_danger(pos: &Position, c: Color, enemy: &SideTerms, own: &SideTerms, w: 
         enemy.attack_units + drop_threat + weak_units + if enemy.attackers >= 2 { 10 } else { 0 }
             - own.defence * w.king_defence_per_attack;
     let units = units.max(0);
-    units * units / w.king_danger_divisor.max(1) + king_rank_penalty(k, c, w)
+    units * units / w.king_danger_divisor.max(1)
+        + king_rank_penalty(k, c, w)
+        + king_file_penalty(pos, k, c, w)
+}
+
+/// The king's file (a king in the centre is in the way of both wings) and the files around it
+/// that no own pawn closes.
+fn king_file_penalty(pos: &Position, k: Square, c: Color, w: &Weights) -> Value {
+    let f = k.file() as i32;
+    let pawns = pos.pieces(c, PieceType::Pawn);
+    let mut penalty = -w.king_file[(f - 4).unsigned_abs() as usize];
+    for df in -1..=1 {
+        let file = f + df;
+        if (0..9).contains(&file) && (pawns & Bitboard::file(file as u8)).is_empty() {
+            penalty += w.king_open_file[df.unsigned_abs() as usize];
+        }
+    }
+    penalty
 }
 
 fn king_rank_penalty(k: Square, c: Color, w: &Weights) -> Value {

@@ -76,7 +76,12 @@ pub fn error(samples: &[Sample], w: &Weights) -> f64 {
     (ea + eb) / samples.len().max(1) as f64
 }
 
-/// Runs `passes` rounds of local search from `start`, reporting after each round.
+/// Steps a weight may take in one direction within one pass: a line search, so that a weight
+/// far from its best value gets there in a pass or two instead of one step per pass.
+const MAX_RUN: usize = 24;
+
+/// Runs `passes` rounds of local search from `start`, reporting after each round. Each weight
+/// in turn moves by the pass's step, up or down, for as long as every step lowers the error.
 pub fn tune(
     samples: &[Sample],
     start: &Weights,
@@ -96,25 +101,35 @@ pub fn tune(
         let n = w.params_mut().len();
         for i in 0..n {
             for dir in [1, -1] {
-                let old = {
-                    let mut params = w.params_mut();
-                    let (p, lo, hi) = &mut params[i];
-                    let old = **p;
-                    **p = (old + dir * step).clamp(*lo, *hi);
-                    if **p == old {
-                        continue;
+                let mut moved = false;
+                for _ in 0..MAX_RUN {
+                    let Some(old) = nudge(&mut w, i, dir * step) else {
+                        break;
+                    };
+                    let e = error(samples, &w);
+                    if e < best {
+                        best = e;
+                        moved = true;
+                    } else {
+                        *w.params_mut()[i].0 = old;
+                        break;
                     }
-                    old
-                };
-                let e = error(samples, &w);
-                if e < best {
-                    best = e;
+                }
+                if moved {
                     break;
                 }
-                *w.params_mut()[i].0 = old;
             }
         }
         report(pass, best);
     }
     w
+}
+
+/// Moves weight `i` by `delta` within its range; the old value, or `None` at the range's end.
+fn nudge(w: &mut Weights, i: usize, delta: i32) -> Option<i32> {
+    let mut params = w.params_mut();
+    let (p, lo, hi) = &mut params[i];
+    let old = **p;
+    **p = (old + delta).clamp(*lo, *hi);
+    (**p != old).then_some(old)
 }

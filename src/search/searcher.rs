@@ -31,6 +31,10 @@ struct RootMove {
     prev_score: Value,
     pv: Vec<Move>,
     seldepth: usize,
+    /// The largest df-pn budget in which the opponent's mate after this move was sought.
+    safety_budget: u64,
+    /// The opponent mates after this move: it keeps its losing score and is searched no more.
+    refuted: bool,
 }
 
 pub struct Searcher<'a> {
@@ -59,6 +63,8 @@ pub struct Searcher<'a> {
     mate_solver: Option<Box<Solver>>,
     /// `nodes` when the root was last given to df-pn.
     mate_checked_at: u64,
+    /// The node count at the last safety check of the best root move.
+    safety_checked_at: u64,
 }
 
 /// Table size of the search's mate solver.
@@ -122,6 +128,7 @@ impl<'a> Searcher<'a> {
             lmr,
             mate_solver: None,
             mate_checked_at: 0,
+            safety_checked_at: 0,
         }
     }
 
@@ -139,6 +146,8 @@ impl<'a> Searcher<'a> {
                 prev_score: -VALUE_INFINITE,
                 pv: vec![mv],
                 seldepth: 0,
+                safety_budget: 0,
+                refuted: false,
             })
             .collect();
         if rms.is_empty() {
@@ -206,7 +215,9 @@ impl<'a> Searcher<'a> {
             if self.id == 0 && depth >= 5 && self.mate_at_root(&mut rms, depth, report) {
                 break;
             }
-            if self.id == 0 && self.should_stop_after_iteration(&rms) {
+            // A refuted best move leaves its successor without a score: search once more.
+            let refuted = self.id == 0 && depth >= 5 && multipv == 1 && self.refute_best(&mut rms);
+            if self.id == 0 && !refuted && self.should_stop_after_iteration(&rms) {
                 break;
             }
             depth += 1;
@@ -271,6 +282,45 @@ impl<'a> Searcher<'a> {
         true
     }
 
+    /// Between iterations, asks df-pn whether the best root move lets the opponent mate by
+    /// continuous checks. Such mates run far beyond the search's horizon in shogi (sacrificial
+    /// drop checks are not extended), and a material lead means nothing against them. A refuted
+    /// move takes its losing mate score, goes last and is searched no more; its successor is
+    /// checked in turn. The budget grows with the search, and a move is checked again only with
+    /// a budget four times larger. True when a move was refuted.
+    fn refute_best(&mut self, rms: &mut Vec<RootMove>) -> bool {
+        let budget = (self.nodes.saturating_sub(self.safety_checked_at) / 8).max(2_000);
+        self.safety_checked_at = self.nodes;
+        let mut refuted = false;
+        for _ in 0..3 {
+            let rm = &rms[0];
+            let others_left = rms.iter().skip(1).any(|r| !r.refuted);
+            if rm.refuted
+                || !others_left
+                || rm.score >= VALUE_MATE_IN_MAX_PLY
+                || rm.safety_budget.saturating_mul(4) > budget
+            {
+                break;
+            }
+            let m = rm.mv;
+            rms[0].safety_budget = budget;
+            self.pos.do_move(m);
+            let line = self.prove_mate(budget);
+            self.pos.undo_move(m);
+            let Some(line) = line else {
+                break;
+            };
+            let mut rm = rms.remove(0);
+            rm.refuted = true;
+            rm.score = -VALUE_MATE + (line.len() + 1) as Value;
+            rm.prev_score = rm.score;
+            rm.pv = std::iter::once(m).chain(line).collect();
+            rms.push(rm);
+            refuted = true;
+        }
+        refuted
+    }
+
     fn should_stop_after_iteration(&self, rms: &[RootMove]) -> bool {
         if self.shared.pondering.load(AtomicOrdering::Relaxed) || self.limits.infinite {
             return false;
@@ -322,7 +372,12 @@ impl<'a> Searcher<'a> {
     ) -> Value {
         let mut best = -VALUE_INFINITE;
         let in_check = self.pos.in_check();
+        // The first move searched gets the full window (refuted moves are skipped).
+        let mut first = true;
         for (i, rm) in rms.iter_mut().enumerate().skip(pv_idx) {
+            if rm.refuted {
+                continue;
+            }
             let m = rm.mv;
             self.nodes += 1;
             let gives_check = self.pos.gives_check(m);
@@ -342,7 +397,7 @@ impl<'a> Searcher<'a> {
             self.pos.do_move(m);
             self.cont_keys[0] = ContKey::after(&self.pos, m);
             self.seldepth = 1;
-            let v = if i == pv_idx {
+            let v = if first {
                 -self.search(-beta, -alpha, new_depth, 1, false, false)
             } else {
                 let mut v = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true, false);
@@ -358,7 +413,7 @@ impl<'a> Searcher<'a> {
             if self.shared.stopped() {
                 return best.max(alpha);
             }
-            if i == pv_idx || v > alpha {
+            if first || v > alpha {
                 rm.score = v;
                 rm.seldepth = self.seldepth;
                 rm.pv.clear();
@@ -372,6 +427,7 @@ impl<'a> Searcher<'a> {
             } else {
                 rm.score = -VALUE_INFINITE;
             }
+            first = false;
             if v > best {
                 best = v;
             }
