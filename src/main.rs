@@ -17,7 +17,11 @@ const USAGE: &str = "usage: hayate                      run the USI engine on st
        hayate book <command> ...   make, extend, merge, sort and inspect opening books
                                    (see hayate book help)
        hayate tune <file> [passes] fit the evaluation weights to labelled positions
-                                   (lines: sfen<TAB>score<TAB>result) and print them as Rust";
+                                   (lines: sfen<TAB>score<TAB>result) and print them as Rust
+       hayate learn <file> <out.bin> [--valid FILE] [--epochs N] [--rate X] [--decay X]
+                    [--score-share X]
+                                   learn the king-piece table (src/eval/kp.bin) from the same
+                                   kind of file, on top of the hand-written evaluation";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,6 +38,7 @@ fn main() -> ExitCode {
         }
         Some("perft") => perft_command(&args[1..]),
         Some("tune") => tune_command(&args[1..]),
+        Some("learn") => learn_command(&args[1..]),
         Some("match") => match_command(&args[1..]),
         Some("mate") => {
             // Long mates recurse deep: give the solver a thread with room for it.
@@ -110,7 +115,7 @@ fn tune_command(args: &[String]) -> ExitCode {
         return ExitCode::from(2);
     };
     let passes = args.get(1).and_then(|p| p.parse().ok()).unwrap_or(8);
-    let (samples, bad) = match tune::load(path) {
+    let (samples, bad) = match tune::load(path, tune::SCORE_SHARE) {
         Ok(v) => v,
         Err(e) => {
             eprintln!("hayate: {e}");
@@ -127,6 +132,81 @@ fn tune_command(args: &[String]) -> ExitCode {
     });
     print!("{}", w.to_rust());
     ExitCode::SUCCESS
+}
+
+fn learn_command(args: &[String]) -> ExitCode {
+    use hayate::eval::{learn, tune, DEFAULT};
+    let mut opts = learn::Options::default();
+    let mut valid = None;
+    let mut files = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .ok_or_else(|| format!("{name} needs a value"))
+                .cloned()
+        };
+        let parsed: Result<(), String> = (|| {
+            match a.as_str() {
+                "--valid" => valid = Some(value("--valid")?),
+                "--epochs" => opts.epochs = number(&value("--epochs")?)?,
+                "--rate" => opts.rate = number(&value("--rate")?)?,
+                "--decay" => opts.decay = number(&value("--decay")?)?,
+                "--batch" => opts.batch = number::<usize>(&value("--batch")?)?.max(1),
+                "--seed" => opts.seed = number(&value("--seed")?)?,
+                "--score-share" => opts.score_share = number(&value("--score-share")?)?,
+                f if f.starts_with("--") => return Err(format!("unknown option {f}")),
+                f => files.push(f.to_string()),
+            }
+            Ok(())
+        })();
+        if let Err(e) = parsed {
+            eprintln!("hayate: learn: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    }
+    let [train_path, out] = files.as_slice() else {
+        eprintln!("hayate: learn needs a data file and an output file\n{USAGE}");
+        return ExitCode::from(2);
+    };
+    let load = |path: &str, share: f64| match learn::Data::load(path, &DEFAULT, share) {
+        Ok((d, bad)) => {
+            eprintln!("{path}: {} samples ({bad} lines skipped)", d.len());
+            Some(d)
+        }
+        Err(e) => {
+            eprintln!("hayate: {e}");
+            None
+        }
+    };
+    let Some(train) = load(train_path, opts.score_share).filter(|d| !d.is_empty()) else {
+        eprintln!("hayate: no usable samples in {train_path}");
+        return ExitCode::from(2);
+    };
+    // The validation error is the one `hayate tune` reports, with the game result in it.
+    let valid = match valid.map(|v| load(&v, tune::SCORE_SHARE)) {
+        Some(None) => return ExitCode::from(2),
+        Some(Some(d)) => Some(d),
+        None => None,
+    };
+    let zero = vec![0f32; hayate::eval::kp::LEN];
+    let show = |t: &[f32]| match &valid {
+        Some(v) => format!("train {:.6}, valid {:.6}", train.error(t), v.error(t)),
+        None => format!("train {:.6}", train.error(t)),
+    };
+    eprintln!("without the table: {}", show(&zero));
+    let t = learn::learn(&train, &opts, &mut |epoch, t| {
+        eprintln!("epoch {epoch}: {}", show(t))
+    });
+    if let Err(e) = std::fs::write(out, learn::to_bytes(&t)) {
+        eprintln!("hayate: {out}: {e}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+fn number<T: std::str::FromStr>(s: &str) -> Result<T, String> {
+    s.parse().map_err(|_| format!("bad number {s}"))
 }
 
 fn match_command(args: &[String]) -> ExitCode {

@@ -10,6 +10,8 @@
 
 pub mod weights;
 
+pub mod kp;
+pub mod learn;
 pub mod tune;
 
 pub use weights::{hand_value, piece_value, Weights, DEFAULT};
@@ -63,8 +65,15 @@ pub fn evaluate_black(pos: &Position) -> Value {
     evaluate_black_with(pos, &DEFAULT)
 }
 
-/// The evaluation from Black's point of view with the given weights.
+/// The evaluation from Black's point of view with the given weights (and the shipped king–piece
+/// table).
 pub fn evaluate_black_with(pos: &Position, w: &Weights) -> Value {
+    handwritten_black(pos, w) + kp::value_black(pos, &kp::TABLE)
+}
+
+/// The hand-written terms alone, from Black's point of view: the base the king–piece table is
+/// learned on.
+pub fn handwritten_black(pos: &Position, w: &Weights) -> Value {
     let occ = pos.occupied();
     let mut terms = [SideTerms::default(), SideTerms::default()];
     for c in Color::ALL {

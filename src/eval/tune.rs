@@ -19,8 +19,8 @@ pub const SCALE: f64 = 600.0;
 pub const SCORE_SHARE: f64 = 0.75;
 
 pub struct Sample {
-    pos: Position,
-    target: f64,
+    pub(crate) pos: Position,
+    pub(crate) target: f64,
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -28,8 +28,9 @@ fn sigmoid(x: f64) -> f64 {
 }
 
 /// Reads `sfen<TAB>score<TAB>result` lines: the score in centipawns from the side to move's
-/// view, the result 1, 0.5 or 0 from Black's view. Bad lines are counted and skipped.
-pub fn load(path: &str) -> Result<(Vec<Sample>, usize), String> {
+/// view, the result 1, 0.5 or 0 from Black's view. The target gives the score the share
+/// `score_share` and the result the rest. Bad lines are counted and skipped.
+pub fn load(path: &str, score_share: f64) -> Result<(Vec<Sample>, usize), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
     let mut samples = Vec::new();
     let mut bad = 0;
@@ -45,7 +46,7 @@ pub fn load(path: &str) -> Result<(Vec<Sample>, usize), String> {
             } else {
                 -score
             };
-            let target = SCORE_SHARE * sigmoid(black_score) + (1.0 - SCORE_SHARE) * result;
+            let target = score_share * sigmoid(black_score) + (1.0 - score_share) * result;
             Some(Sample { pos, target })
         })();
         match parsed {

@@ -1,10 +1,11 @@
 //! What the search learns about quiet moves, kept from one `go` to the next (cleared by
 //! `usinewgame`): the butterfly history (by side, origin or dropped kind, and destination),
 //! continuation history (how good a move has been after a given move one and two plies
-//! earlier) and counter-moves.
+//! earlier), counter-moves, and the correction history of the static evaluation.
 
 use std::sync::Mutex;
 
+use super::correction::Correction;
 use crate::position::Position;
 use crate::types::{Move, Piece, PieceType};
 
@@ -35,6 +36,8 @@ impl ContKey {
 
 /// One search thread's histories.
 pub struct History {
+    /// How far the static evaluation has been off (see `correction.rs`).
+    pub correction: Correction,
     butterfly: Vec<[i32; 81]>,
     cont: Vec<i16>,
     counter: Vec<[Option<Move>; 81]>,
@@ -46,6 +49,7 @@ pub type Histories = Mutex<Vec<History>>;
 impl Default for History {
     fn default() -> History {
         History {
+            correction: Correction::default(),
             butterfly: vec![[0; 81]; 2 * FROM_CODES],
             cont: vec![0; (CONT_KEYS + 1) * CONT_MOVES],
             counter: vec![[None; 81]; Piece::NUM],

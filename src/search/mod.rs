@@ -4,6 +4,7 @@
 //! The search never prints: it reports each iteration through a callback and returns the result;
 //! the USI layer formats both.
 
+pub mod correction;
 pub mod history;
 mod movepick;
 mod searcher;

@@ -550,13 +550,20 @@ impl<'a> Searcher<'a> {
         }
 
         let in_check = self.pos.in_check();
-        let static_eval = if in_check {
+        // The table keeps the uncorrected evaluation; the correction changes as the search
+        // learns.
+        let raw_eval = if in_check {
             -VALUE_INFINITE
         } else {
             match tte {
                 Some(e) if e.bound != BOUND_NONE || e.eval != 0 => e.eval,
                 _ => evaluate(&self.pos),
             }
+        };
+        let static_eval = if in_check {
+            raw_eval
+        } else {
+            self.corrected(raw_eval)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -802,17 +809,41 @@ impl<'a> Searcher<'a> {
         } else {
             BOUND_UPPER
         };
+        // Step 12. Teach the correction history how far the static evaluation was off: only
+        // where the result says something about the position's quiet value (no capture as the
+        // best move) and the bound lies on the informative side of the evaluation.
+        let informative = match bound {
+            BOUND_LOWER => best_value > static_eval,
+            BOUND_UPPER => best_value < static_eval,
+            _ => true,
+        };
+        if !in_check
+            && informative
+            && best_move.is_none_or(|m| !is_tactical(&self.pos, m))
+            && best_value.abs() < VALUE_MATE_IN_MAX_PLY
+        {
+            self.history
+                .correction
+                .update(&self.pos, best_value - raw_eval, depth);
+        }
         self.tt.store(
             key,
             TtEntry {
                 mv: best_move.or(tt_move),
                 value: value_to_tt(best_value, ply),
-                eval: if in_check { 0 } else { static_eval },
+                eval: if in_check { 0 } else { raw_eval },
                 depth,
                 bound,
             },
         );
         best_value
+    }
+
+    /// The static evaluation with the correction history's adjustment, kept out of the mate
+    /// range.
+    fn corrected(&self, raw: Value) -> Value {
+        (raw + self.history.correction.get(&self.pos))
+            .clamp(-VALUE_MATE_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1)
     }
 
     /// Under the try rule the game is over, lost for the side to move, once the enemy king
@@ -901,11 +932,13 @@ impl<'a> Searcher<'a> {
         }
         let mut best;
         let stand_pat;
+        let mut raw_eval = 0;
         if in_check {
             best = -VALUE_INFINITE;
             stand_pat = -VALUE_INFINITE;
         } else {
-            stand_pat = evaluate(&self.pos);
+            raw_eval = evaluate(&self.pos);
+            stand_pat = self.corrected(raw_eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -966,7 +999,7 @@ impl<'a> Searcher<'a> {
             TtEntry {
                 mv: best_move.or(tt_move),
                 value: value_to_tt(best, ply),
-                eval: if in_check { 0 } else { stand_pat },
+                eval: raw_eval,
                 depth: 0,
                 bound,
             },
