@@ -6,7 +6,8 @@
 //! hand pieces against the squares around each king, defenders beside it, the king's file and
 //! the files beside it that no own pawn closes), slider mobility, advanced pawns, and how many of
 //! a kind are in hand (the second and later pieces of a kind are worth less than the first).
-//! The weights live in `weights.rs` so that tuning only rewrites that file.
+//! The weights live in `weights.rs` so that tuning only rewrites that file. On top of these
+//! hand-written terms comes a learned king–piece table (`kp.rs`).
 
 pub mod weights;
 

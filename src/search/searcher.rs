@@ -937,7 +937,10 @@ impl<'a> Searcher<'a> {
             best = -VALUE_INFINITE;
             stand_pat = -VALUE_INFINITE;
         } else {
-            raw_eval = evaluate(&self.pos);
+            raw_eval = match tte {
+                Some(e) if e.bound != BOUND_NONE || e.eval != 0 => e.eval,
+                _ => evaluate(&self.pos),
+            };
             stand_pat = self.corrected(raw_eval);
             if stand_pat >= beta {
                 return stand_pat;
