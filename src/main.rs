@@ -19,7 +19,7 @@ const USAGE: &str = "usage: hayate                      run the USI engine on st
        hayate tune <file> [passes] fit the evaluation weights to labelled positions
                                    (lines: sfen<TAB>score<TAB>result) and print them as Rust
        hayate learn <file> <out.bin> [--valid FILE] [--epochs N] [--rate X] [--decay X]
-                    [--score-share X]
+                    [--score-share X] [--batch N] [--seed N]
                                    learn the king-piece table (src/eval/kp.bin) from the same
                                    kind of file, on top of the hand-written evaluation";
 

@@ -1,8 +1,8 @@
 //! Correction history: how far the static evaluation has been from the search's verdict in
 //! positions like this one, added back to the next static evaluation.
 //!
-//! A hand-written evaluation errs the same way in similar positions: it may underrate a pawn
-//! structure or a particular mix of pieces in hand for the whole of a game. After each search
+//! A static evaluation errs the same way in similar positions: it may underrate a pawn structure
+//! or a particular mix of pieces in hand for the whole of a game. After each search
 //! of a node the difference between its result and the static evaluation moves a running average
 //! kept per pawn structure and per pair of hands; the pruning decisions that lean on the static
 //! evaluation (futility, null move, improving) then read the corrected value.
@@ -48,6 +48,7 @@ fn slots(pos: &Position) -> (usize, usize) {
     let a = black as u64 ^ ((black >> 64) as u64).rotate_left(32);
     let b = white as u64 ^ ((white >> 64) as u64).rotate_left(32);
     let hands = pos.hand(Color::Black).raw() as u64 | (pos.hand(Color::White).raw() as u64) << 32;
+    // Any fixed second word will do for the hands: they fit in the first.
     (slot(a, b, us), slot(hands, 0x5555, us))
 }
 
