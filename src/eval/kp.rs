@@ -5,7 +5,9 @@
 //! coarse distances. This table refines them with one learned number per (king square, piece,
 //! square) and per (king square, piece in hand, count): a silver on 3h is worth more with the
 //! king on 2h than with the king still on 5i, and a fourth pawn in the enemy's hand matters more
-//! when our king has no cover. It is the "KP" half of the KPP tables of Bonanza-style engines.
+//! when our king has no cover. A second, smaller part values each piece by its offset from the
+//! king, whatever the king's square. It is the "KP" half of the KPP tables of Bonanza-style
+//! engines.
 //!
 //! Each king sees the board from its own side: the board is turned for White and mirrored so
 //! the king stands on files 1 to 5 (shogi's rules are left–right symmetric), which leaves 45
@@ -28,9 +30,10 @@ const HAND_FEATURES_PER_SIDE: usize = 38;
 /// Features per king square.
 pub const FEATURES: usize = BOARD_KINDS * 81 + 2 * HAND_FEATURES_PER_SIDE;
 /// Where the board kinds stand relative to the king, whatever the king's square: file offset
-/// -8..=8 (positive towards the edge the king is nearer to... after mirroring, towards file
-/// 1), rank offset -8..=8. Shared by all king squares, these entries learn from every position
-/// and carry what the per-square entries see too rarely to learn.
+/// -8..=8 (after mirroring; negative is towards file 1, the edge nearer the king) and rank
+/// offset -8..=8 (negative is towards the enemy camp). Shared by all king squares, these
+/// entries learn from every position and carry what the per-square entries see too rarely to
+/// learn.
 const RELATIVE: usize = BOARD_KINDS * 17 * 17;
 /// Entries in the table: per king square, then the relative part.
 pub const LEN: usize = KING_SQUARES * FEATURES + RELATIVE;
