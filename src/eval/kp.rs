@@ -17,7 +17,7 @@
 //! `kp.bin` (little-endian `i16`).
 
 use crate::position::Position;
-use crate::types::{Color, PieceType, Square};
+use crate::types::{Color, Move, Piece, PieceType, Square};
 
 /// King squares after turning and mirroring: files 1 to 5, all ranks.
 pub const KING_SQUARES: usize = 45;
@@ -79,17 +79,7 @@ const HAND_START: [usize; 8] = [0, 0, 18, 22, 26, 34, 36, 30];
 /// `c`, whose square has index `ki`.
 #[inline(always)]
 fn features(pos: &Position, c: Color, k: Square, ki: usize, mut f: impl FnMut(usize)) {
-    // Turn the board for White, then mirror so the king is on files 1 to 5.
-    let turn = |sq: Square| if c == Color::Black { sq } else { sq.flip() };
-    let ko = turn(k);
-    let mirror = ko.file() > 4;
-    let place = |sq: Square| {
-        let s = turn(sq);
-        let file = if mirror { 8 - s.file() } else { s.file() };
-        (file as usize, s.rank() as usize)
-    };
-    let (kf, kr) = place(k);
-    let row_start = ki * FEATURES;
+    let view = View::new(c, k, ki);
     for sq in pos.occupied() {
         if sq == k {
             continue;
@@ -97,17 +87,14 @@ fn features(pos: &Position, c: Color, k: Square, ki: usize, mut f: impl FnMut(us
         let Some(p) = pos.piece_on(sq) else {
             continue;
         };
-        let row = board_row(p.piece_type()) + if p.color() == c { 0 } else { 9 };
-        let (pf, pr) = place(sq);
-        f(row_start + row * 81 + pf * 9 + pr);
-        f(KING_SQUARES * FEATURES + (row * 17 + pf + 8 - kf) * 17 + pr + 8 - kr);
+        for i in view.board(p, sq) {
+            f(i);
+        }
     }
     for (side, hand) in [(0, pos.hand(c)), (1, pos.hand(!c))] {
-        let base = row_start + BOARD_KINDS * 81 + side * HAND_FEATURES_PER_SIDE;
         for pt in PieceType::HAND {
-            let start = base + HAND_START[pt.index()];
             for n in 0..hand.count(pt) as usize {
-                f(start + n);
+                f(view.hand(side, pt, n));
             }
         }
     }
@@ -136,6 +123,141 @@ pub fn value_black(pos: &Position, table: &[i16]) -> i32 {
     v
 }
 
+/// The table's sum from each king's side (`[Black's, White's]`), kept up to date move by move:
+/// a move changes a few entries, unless the king itself moved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Accumulator {
+    sums: [i32; 2],
+}
+
+impl Accumulator {
+    /// Sums every entry of `pos`.
+    pub fn new(pos: &Position) -> Accumulator {
+        let mut sums = [0; 2];
+        for c in Color::ALL {
+            sums[c.index()] = perspective_sum(pos, c);
+        }
+        Accumulator { sums }
+    }
+
+    /// The table's value from Black's point of view, as `value_black` gives it.
+    pub fn value_black(self) -> i32 {
+        self.sums[0] - self.sums[1]
+    }
+
+    /// The accumulator after `m`, given `self` before it and `pos` after it.
+    pub fn after(self, pos: &Position, m: Move) -> Accumulator {
+        let Some(moved) = pos.piece_on(m.to()) else {
+            return Accumulator::new(pos);
+        };
+        let us = moved.color();
+        let mut sums = self.sums;
+        for c in Color::ALL {
+            let Some((k, ki)) = king_index(pos, c) else {
+                continue;
+            };
+            if moved.piece_type() == PieceType::King && us == c {
+                sums[c.index()] = perspective_sum(pos, c);
+                continue;
+            }
+            let view = View::new(c, k, ki);
+            let s = &mut sums[c.index()];
+            let side = usize::from(us != c);
+            if m.is_drop() {
+                let after = pos.hand(us).count(m.dropped()) as usize;
+                // The dropped piece was the (after + 1)-th in hand.
+                *s -= TABLE[view.hand(side, m.dropped(), after)] as i32;
+            } else {
+                let before = if m.is_promotion() {
+                    Piece::new(us, moved.piece_type().unpromote())
+                } else {
+                    moved
+                };
+                *s -= view.board_sum(before, m.from());
+            }
+            *s += view.board_sum(moved, m.to());
+            if let Some(captured) = pos.captured_piece() {
+                *s -= view.board_sum(captured, m.to());
+                let kind = captured.piece_type().unpromote();
+                let count = pos.hand(us).count(kind) as usize;
+                *s += TABLE[view.hand(side, kind, count - 1)] as i32;
+            }
+        }
+        Accumulator { sums }
+    }
+}
+
+/// One king's view of the board: turned and mirrored squares and table indices.
+struct View {
+    c: Color,
+    mirror: bool,
+    kf: usize,
+    kr: usize,
+    row_start: usize,
+}
+
+impl View {
+    #[inline(always)]
+    fn new(c: Color, k: Square, ki: usize) -> View {
+        let ko = if c == Color::Black { k } else { k.flip() };
+        let mirror = ko.file() > 4;
+        let mut v = View {
+            c,
+            mirror,
+            kf: 0,
+            kr: 0,
+            row_start: ki * FEATURES,
+        };
+        (v.kf, v.kr) = v.place(k);
+        v
+    }
+
+    #[inline(always)]
+    fn place(&self, sq: Square) -> (usize, usize) {
+        let s = if self.c == Color::Black {
+            sq
+        } else {
+            sq.flip()
+        };
+        let file = if self.mirror { 8 - s.file() } else { s.file() };
+        (file as usize, s.rank() as usize)
+    }
+
+    /// The two entries of `p` on `sq`: by square, and by offset from the king.
+    #[inline(always)]
+    fn board(&self, p: Piece, sq: Square) -> [usize; 2] {
+        let row = board_row(p.piece_type()) + if p.color() == self.c { 0 } else { 9 };
+        let (pf, pr) = self.place(sq);
+        [
+            self.row_start + row * 81 + pf * 9 + pr,
+            KING_SQUARES * FEATURES + (row * 17 + pf + 8 - self.kf) * 17 + pr + 8 - self.kr,
+        ]
+    }
+
+    fn board_sum(&self, p: Piece, sq: Square) -> i32 {
+        self.board(p, sq).iter().map(|&i| TABLE[i] as i32).sum()
+    }
+
+    /// The entry "at least n + 1 of `pt` in hand" for side 0 (the king's own) or 1 (the enemy).
+    #[inline(always)]
+    fn hand(&self, side: usize, pt: PieceType, n: usize) -> usize {
+        self.row_start
+            + BOARD_KINDS * 81
+            + side * HAND_FEATURES_PER_SIDE
+            + HAND_START[pt.index()]
+            + n
+    }
+}
+
+fn perspective_sum(pos: &Position, c: Color) -> i32 {
+    let Some((k, ki)) = king_index(pos, c) else {
+        return 0;
+    };
+    let mut s = 0;
+    features(pos, c, k, ki, |i| s += TABLE[i] as i32);
+    s
+}
+
 /// Every active entry of the table in `pos`, with its sign (+1 counts for Black, -1 for
 /// White): what the learner needs.
 pub fn active(pos: &Position, out: &mut Vec<(u32, i8)>) {
@@ -151,6 +273,52 @@ pub fn active(pos: &Position, out: &mut Vec<(u32, i8)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_accumulator_follows_every_kind_of_move() {
+        use crate::movegen::{generate_legal, MoveList};
+        let starts = [
+            crate::position::STARTPOS,
+            // Pieces in hand, promoted pieces, kings out in the open.
+            "ln2+r1r2/5s+Pkl/3+B1p1p1/p4B2p/2P6/P6PP/1PNP1P3/2G3SK1/L4G1NL w 2GSN3Ps3p 76",
+        ];
+        let mut seed = 12345u64;
+        let (mut drops, mut captures, mut promotions, mut king_moves) = (0, 0, 0, 0);
+        for start in starts {
+            for _ in 0..20 {
+                let mut pos = Position::from_sfen(start).unwrap();
+                let mut acc = Accumulator::new(&pos);
+                for _ in 0..150 {
+                    let mut list = MoveList::new();
+                    generate_legal(&pos, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let m = list
+                        .iter()
+                        .copied()
+                        .nth((seed >> 33) as usize % list.len())
+                        .unwrap();
+                    drops += usize::from(m.is_drop());
+                    promotions += usize::from(m.is_promotion());
+                    if !m.is_drop() {
+                        captures += usize::from(pos.piece_on(m.to()).is_some());
+                        king_moves += usize::from(
+                            pos.piece_on(m.from()).map(|p| p.piece_type()) == Some(PieceType::King),
+                        );
+                    }
+                    pos.do_move(m);
+                    acc = acc.after(&pos, m);
+                    assert_eq!(acc, Accumulator::new(&pos), "after {m} in {pos:?}");
+                    assert_eq!(acc.value_black(), value_black(&pos, &TABLE));
+                }
+            }
+        }
+        assert!(drops > 100 && captures > 100 && promotions > 20 && king_moves > 50);
+    }
 
     #[test]
     fn the_start_position_is_balanced() {

@@ -213,7 +213,13 @@ fn king_rank_penalty(k: Square, c: Color, w: &Weights) -> Value {
 
 /// The evaluation from the side to move's point of view, with a small bonus for the move.
 pub fn evaluate(pos: &Position) -> Value {
-    let v = evaluate_black(pos);
+    evaluate_with_table(pos, kp::value_black(pos, &kp::TABLE))
+}
+
+/// `evaluate` with the king–piece table's value (from Black's point of view) already known:
+/// the search keeps it move by move in a `kp::Accumulator`.
+pub fn evaluate_with_table(pos: &Position, table_black: Value) -> Value {
+    let v = handwritten_black(pos, &DEFAULT) + table_black;
     let v = if pos.side_to_move() == Color::Black {
         v
     } else {

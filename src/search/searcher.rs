@@ -8,7 +8,8 @@ use super::{
     draw_value, Info, Limits, Score, SearchOptions, Shared, Value, MAX_PLY, VALUE_INFINITE,
     VALUE_MATE, VALUE_MATE_IN_MAX_PLY, VALUE_SUPERIOR,
 };
-use crate::eval::{evaluate, piece_value};
+use crate::eval::kp::Accumulator;
+use crate::eval::{evaluate_with_table, piece_value};
 use crate::mate::{mate_in_one, SolveLimits, Solver, Verdict};
 use crate::position::{EnteringKingRule, Position, Repetition};
 use crate::tt::{TranspositionTable, TtEntry, BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER};
@@ -55,6 +56,8 @@ pub struct Searcher<'a> {
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     evals: [Value; MAX_PLY + 4],
+    /// The king–piece table's sums at each ply, updated move by move.
+    acc: [Accumulator; MAX_PLY + 4],
     /// The move a singular-extension search leaves out at each ply.
     excluded: [Option<Move>; MAX_PLY + 4],
     lmr: [[u8; 64]; 64],
@@ -124,6 +127,7 @@ impl<'a> Searcher<'a> {
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 4],
+            acc: [Accumulator::default(); MAX_PLY + 4],
             excluded: [None; MAX_PLY + 4],
             lmr,
             mate_solver: None,
@@ -153,6 +157,7 @@ impl<'a> Searcher<'a> {
         if rms.is_empty() {
             return None;
         }
+        self.acc[0] = Accumulator::new(&self.pos);
         let max_depth = self
             .limits
             .depth
@@ -395,6 +400,7 @@ impl<'a> Searcher<'a> {
                 0
             };
             self.pos.do_move(m);
+            self.acc[1] = self.acc[0].after(&self.pos, m);
             self.cont_keys[0] = ContKey::after(&self.pos, m);
             self.seldepth = 1;
             let v = if first {
@@ -496,7 +502,7 @@ impl<'a> Searcher<'a> {
         self.seldepth = self.seldepth.max(ply);
         let us = self.pos.side_to_move();
         if ply >= MAX_PLY - 4 {
-            return evaluate(&self.pos);
+            return self.evaluate(ply);
         }
 
         // Step 1. Game-ending rules: repetition, the move limit, the entering-king declaration.
@@ -557,7 +563,7 @@ impl<'a> Searcher<'a> {
         } else {
             match tte {
                 Some(e) if e.bound != BOUND_NONE || e.eval != 0 => e.eval,
-                _ => evaluate(&self.pos),
+                _ => self.evaluate(ply),
             }
         };
         let static_eval = if in_check {
@@ -609,6 +615,7 @@ impl<'a> Searcher<'a> {
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.pos.do_null_move();
+                self.acc[ply + 1] = self.acc[ply];
                 self.cont_keys[ply] = ContKey::NONE;
                 let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node, true);
                 self.pos.undo_null_move();
@@ -736,6 +743,7 @@ impl<'a> Searcher<'a> {
             };
 
             self.pos.do_move(m);
+            self.acc[ply + 1] = self.acc[ply].after(&self.pos, m);
             self.cont_keys[ply] = ContKey::after(&self.pos, m);
             let mut v;
             if move_count == 1 {
@@ -839,6 +847,13 @@ impl<'a> Searcher<'a> {
         best_value
     }
 
+    /// The static evaluation of the node at `ply`, with the king–piece table's value kept
+    /// move by move.
+    fn evaluate(&self, ply: usize) -> Value {
+        debug_assert_eq!(self.acc[ply], Accumulator::new(&self.pos), "{:?}", self.pos);
+        evaluate_with_table(&self.pos, self.acc[ply].value_black())
+    }
+
     /// The static evaluation with the correction history's adjustment, kept out of the mate
     /// range.
     fn corrected(&self, raw: Value) -> Value {
@@ -911,7 +926,7 @@ impl<'a> Searcher<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 4 {
-            return evaluate(&self.pos);
+            return self.evaluate(ply);
         }
         if let Some(v) = self.try_rule_loss(ply) {
             return v;
@@ -939,7 +954,7 @@ impl<'a> Searcher<'a> {
         } else {
             raw_eval = match tte {
                 Some(e) if e.bound != BOUND_NONE || e.eval != 0 => e.eval,
-                _ => evaluate(&self.pos),
+                _ => self.evaluate(ply),
             };
             stand_pat = self.corrected(raw_eval);
             if stand_pat >= beta {
@@ -976,6 +991,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             self.pos.do_move(m);
+            self.acc[ply + 1] = self.acc[ply].after(&self.pos, m);
             let v = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
             self.pos.undo_move(m);
             if self.shared.stopped() {
