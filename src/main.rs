@@ -141,25 +141,21 @@ fn learn_command(args: &[String]) -> ExitCode {
     let mut files = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .ok_or_else(|| format!("{name} needs a value"))
-                .cloned()
-        };
-        let parsed: Result<(), String> = (|| {
-            match a.as_str() {
-                "--valid" => valid = Some(value("--valid")?),
-                "--epochs" => opts.epochs = number(&value("--epochs")?)?,
-                "--rate" => opts.rate = number(&value("--rate")?)?,
-                "--decay" => opts.decay = number(&value("--decay")?)?,
-                "--batch" => opts.batch = number::<usize>(&value("--batch")?)?.max(1),
-                "--seed" => opts.seed = number(&value("--seed")?)?,
-                "--score-share" => opts.score_share = number(&value("--score-share")?)?,
-                f if f.starts_with("--") => return Err(format!("unknown option {f}")),
-                f => files.push(f.to_string()),
+        let it = &mut it;
+        let parsed = match a.as_str() {
+            "--valid" => flag_value(it, a).map(|v| valid = Some(v)),
+            "--epochs" => flag_number(it, a).map(|n| opts.epochs = n),
+            "--rate" => flag_number(it, a).map(|x| opts.rate = x),
+            "--decay" => flag_number(it, a).map(|x| opts.decay = x),
+            "--batch" => flag_number(it, a).map(|n: usize| opts.batch = n.max(1)),
+            "--seed" => flag_number(it, a).map(|n| opts.seed = n),
+            "--score-share" => flag_number(it, a).map(|x| opts.score_share = x),
+            f if f.starts_with("--") => Err(format!("unknown option {f}")),
+            f => {
+                files.push(f.to_string());
+                Ok(())
             }
-            Ok(())
-        })();
+        };
         if let Err(e) = parsed {
             eprintln!("hayate: learn: {e}\n{USAGE}");
             return ExitCode::from(2);
@@ -205,8 +201,20 @@ fn learn_command(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn number<T: std::str::FromStr>(s: &str) -> Result<T, String> {
-    s.parse().map_err(|_| format!("bad number {s}"))
+/// The value after a command-line flag.
+fn flag_value<'a>(it: &mut impl Iterator<Item = &'a String>, flag: &str) -> Result<String, String> {
+    it.next()
+        .cloned()
+        .ok_or_else(|| format!("{flag} needs a value"))
+}
+
+/// The number after a command-line flag.
+fn flag_number<'a, T: std::str::FromStr>(
+    it: &mut impl Iterator<Item = &'a String>,
+    flag: &str,
+) -> Result<T, String> {
+    let v = flag_value(it, flag)?;
+    v.parse().map_err(|_| format!("bad number {v} for {flag}"))
 }
 
 fn match_command(args: &[String]) -> ExitCode {
@@ -245,28 +253,12 @@ fn mate_command(args: &[String]) -> ExitCode {
     let mut rest = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .ok_or_else(|| format!("{name} needs a value"))
-                .cloned()
-        };
+        let it = &mut it;
         let r = match a.as_str() {
-            "--time" => value("--time").and_then(|v| {
-                v.parse()
-                    .map(|t| time_ms = t)
-                    .map_err(|_| format!("bad --time '{v}'"))
-            }),
-            "--hash" => value("--hash").and_then(|v| {
-                v.parse()
-                    .map(|h| hash_mb = h)
-                    .map_err(|_| format!("bad --hash '{v}'"))
-            }),
-            "--nodes" => value("--nodes").and_then(|v| {
-                v.parse()
-                    .map(|n| max_nodes = Some(n))
-                    .map_err(|_| format!("bad --nodes '{v}'"))
-            }),
-            "--batch" => value("--batch").map(|v| batch = Some(v)),
+            "--time" => flag_number(it, a).map(|t| time_ms = t),
+            "--hash" => flag_number(it, a).map(|h| hash_mb = h),
+            "--nodes" => flag_number(it, a).map(|n| max_nodes = Some(n)),
+            "--batch" => flag_value(it, a).map(|v| batch = Some(v)),
             "--first" => {
                 shorten = false;
                 Ok(())

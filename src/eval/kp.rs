@@ -111,16 +111,7 @@ fn king_index(pos: &Position, c: Color) -> Option<(Square, usize)> {
 
 /// The table's value of `pos` from Black's point of view.
 pub fn value_black(pos: &Position, table: &[i16]) -> i32 {
-    let mut v = 0;
-    for c in Color::ALL {
-        let Some((k, ki)) = king_index(pos, c) else {
-            continue;
-        };
-        let mut s = 0i32;
-        features(pos, c, k, ki, |i| s += table[i] as i32);
-        v += if c == Color::Black { s } else { -s };
-    }
-    v
+    perspective_sum(pos, Color::Black, table) - perspective_sum(pos, Color::White, table)
 }
 
 /// The table's sum from each king's side (`[Black's, White's]`), kept up to date move by move:
@@ -135,7 +126,7 @@ impl Accumulator {
     pub fn new(pos: &Position) -> Accumulator {
         let mut sums = [0; 2];
         for c in Color::ALL {
-            sums[c.index()] = perspective_sum(pos, c);
+            sums[c.index()] = perspective_sum(pos, c, &TABLE);
         }
         Accumulator { sums }
     }
@@ -157,7 +148,7 @@ impl Accumulator {
                 continue;
             };
             if moved.piece_type() == PieceType::King && us == c {
-                sums[c.index()] = perspective_sum(pos, c);
+                sums[c.index()] = perspective_sum(pos, c, &TABLE);
                 continue;
             }
             let view = View::new(c, k, ki);
@@ -249,12 +240,13 @@ impl View {
     }
 }
 
-fn perspective_sum(pos: &Position, c: Color) -> i32 {
+/// The sum of `table`'s entries seen from `c`'s king (0 without one).
+fn perspective_sum(pos: &Position, c: Color, table: &[i16]) -> i32 {
     let Some((k, ki)) = king_index(pos, c) else {
         return 0;
     };
     let mut s = 0;
-    features(pos, c, k, ki, |i| s += TABLE[i] as i32);
+    features(pos, c, k, ki, |i| s += table[i] as i32);
     s
 }
 

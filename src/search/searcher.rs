@@ -399,8 +399,7 @@ impl<'a> Searcher<'a> {
             } else {
                 0
             };
-            self.pos.do_move(m);
-            self.acc[1] = self.acc[0].after(&self.pos, m);
+            self.do_move(0, m);
             self.cont_keys[0] = ContKey::after(&self.pos, m);
             self.seldepth = 1;
             let v = if first {
@@ -742,8 +741,7 @@ impl<'a> Searcher<'a> {
                 0
             };
 
-            self.pos.do_move(m);
-            self.acc[ply + 1] = self.acc[ply].after(&self.pos, m);
+            self.do_move(ply, m);
             self.cont_keys[ply] = ContKey::after(&self.pos, m);
             let mut v;
             if move_count == 1 {
@@ -845,6 +843,12 @@ impl<'a> Searcher<'a> {
             },
         );
         best_value
+    }
+
+    /// Makes `m` at `ply`, with the king–piece table's sums for the node it leads to.
+    fn do_move(&mut self, ply: usize, m: Move) {
+        self.pos.do_move(m);
+        self.acc[ply + 1] = self.acc[ply].after(&self.pos, m);
     }
 
     /// The static evaluation of the node at `ply`, with the king–piece table's value kept
@@ -990,8 +994,7 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
-            self.pos.do_move(m);
-            self.acc[ply + 1] = self.acc[ply].after(&self.pos, m);
+            self.do_move(ply, m);
             let v = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
             self.pos.undo_move(m);
             if self.shared.stopped() {
