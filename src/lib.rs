@@ -11,6 +11,8 @@ pub mod movegen;
 pub mod perft;
 pub mod position;
 pub mod search;
+pub mod selfplay;
+pub mod trainer;
 pub mod tt;
 pub mod types;
 pub mod usi;

@@ -13,7 +13,18 @@ const USAGE: &str = "usage: hayate                      run the USI engine on st
                                    --first: report the first mate proven, not the shortest)
        hayate mate --batch FILE [--time MS] [--nodes N] [--hash MB] [--first]
                                    solve every row of a TSV of name<TAB>sfen
-       hayate bench                run the fixed search benchmark (prints the node signature)
+       hayate selfplay [--out FILE] [--games N] [--nodes N] [--threads N] [--openings FILE]
+                       [--random-plies N] [--max-plies N] [--resign CP] [--seed N]
+                       [--eval classic | nnue | NET] [--export psv FILE]
+                                   play Hayate against itself for training data (resumable);
+                                   --export psv writes YaneuraOu PackedSfenValue records of FILE
+       hayate train FILE... --out NET [--epochs N] [--batch N] [--rate X] [--decay X]
+                    [--score-share X] [--threads N] [--seed N] [--init NET]
+                                   train the NNUE on self-play files (deterministic per seed
+                                   and thread count); writes the quantised net after each epoch
+       hayate bench [nnue | classic]
+                                   run the fixed search benchmark (prints the node signature)
+                                   with the default evaluation, the net or the hand-written one
        hayate book <command> ...   make, extend, merge, sort and inspect opening books
                                    (see hayate book help)
        hayate tune <file> [passes] fit the evaluation weights to labelled positions
@@ -40,6 +51,8 @@ fn main() -> ExitCode {
         Some("tune") => tune_command(&args[1..]),
         Some("learn") => learn_command(&args[1..]),
         Some("match") => match_command(&args[1..]),
+        Some("selfplay") => selfplay_command(&args[1..]),
+        Some("train") => train_command(&args[1..]),
         Some("mate") => {
             // Long mates recurse deep: give the solver a thread with room for it.
             let args = args[1..].to_vec();
@@ -62,7 +75,17 @@ fn main() -> ExitCode {
             }
         },
         Some("bench") => {
-            usi::bench::run(&|line| println!("{line}"));
+            let default = usi::options::Options::default().search.net;
+            let net = match args.get(1).map(String::as_str) {
+                None => default,
+                Some("nnue") => Some(hayate::eval::nnue::Network::shipped()),
+                Some("classic") => None,
+                Some(other) => {
+                    eprintln!("hayate: bench: unknown evaluation '{other}' (nnue or classic)");
+                    return ExitCode::from(2);
+                }
+            };
+            usi::bench::run(&|line| println!("{line}"), net);
             ExitCode::SUCCESS
         }
         Some("-h") | Some("--help") | Some("help") => {
@@ -215,6 +238,182 @@ fn flag_number<'a, T: std::str::FromStr>(
 ) -> Result<T, String> {
     let v = flag_value(it, flag)?;
     v.parse().map_err(|_| format!("bad number {v} for {flag}"))
+}
+
+fn selfplay_command(args: &[String]) -> ExitCode {
+    use hayate::selfplay;
+    let mut opts = selfplay::Options::default();
+    let mut out = String::from("selfplay.hsp");
+    let mut openings = String::from("book/openings.sfen");
+    let mut export = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let it = &mut it;
+        let parsed = match a.as_str() {
+            "--out" => flag_value(it, a).map(|v| out = v),
+            "--games" => flag_number(it, a).map(|n| opts.games = n),
+            "--nodes" => flag_number(it, a).map(|n: u64| opts.nodes = n.max(1)),
+            "--threads" => flag_number(it, a).map(|n: usize| opts.threads = n.max(1)),
+            "--openings" => flag_value(it, a).map(|v| openings = v),
+            "--random-plies" => flag_number(it, a).map(|n| opts.random_plies = n),
+            "--max-plies" => flag_number(it, a).map(|n| opts.max_plies = n),
+            "--resign" => flag_number(it, a).map(|n| opts.resign = n),
+            "--hash" => flag_number(it, a).map(|n: usize| opts.hash_mb = n.max(1)),
+            "--seed" => flag_number(it, a).map(|n| opts.seed = n),
+            "--eval" => flag_value(it, a).and_then(|e| {
+                opts.net = match e.as_str() {
+                    "classic" => None,
+                    "nnue" => Some(hayate::eval::nnue::Network::shipped()),
+                    file => Some(std::sync::Arc::new(hayate::eval::nnue::Network::load(
+                        file,
+                    )?)),
+                };
+                Ok(())
+            }),
+            "--export" => flag_value(it, a).and_then(|kind| {
+                if kind != "psv" {
+                    return Err(format!("unknown export format {kind} (known: psv)"));
+                }
+                flag_value(it, "--export psv").map(|f| export = Some(f))
+            }),
+            f => Err(format!("unknown argument {f}")),
+        };
+        if let Err(e) = parsed {
+            eprintln!("hayate: selfplay: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    }
+    if let Some(input) = export {
+        return match selfplay::psv::export_file(&input, &out) {
+            Ok(n) => {
+                eprintln!("{out}: {n} records");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("hayate: selfplay: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    let positions = match std::fs::read_to_string(&openings)
+        .map_err(|e| format!("{openings}: {e}"))
+        .and_then(|t| selfplay::parse_openings(&t).map_err(|e| format!("{openings}: {e}")))
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("hayate: selfplay: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match selfplay::run(&out, &positions, &opts) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hayate: selfplay: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn train_command(args: &[String]) -> ExitCode {
+    use hayate::eval::nnue::Network;
+    use hayate::trainer::{self, data, FloatNet};
+    let mut opts = trainer::Options::default();
+    let mut out = None;
+    let mut init = None;
+    let mut files = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let it = &mut it;
+        let parsed = match a.as_str() {
+            "--out" => flag_value(it, a).map(|v| out = Some(v)),
+            "--init" => flag_value(it, a).map(|v| init = Some(v)),
+            "--epochs" => flag_number(it, a).map(|n| opts.epochs = n),
+            "--batch" => flag_number(it, a).map(|n: usize| opts.batch = n.max(1)),
+            "--rate" => flag_number(it, a).map(|x| opts.rate = x),
+            "--decay" => flag_number(it, a).map(|x| opts.rate_decay = x),
+            "--score-share" => flag_number(it, a).map(|x| opts.score_share = x),
+            "--threads" => flag_number(it, a).map(|n: usize| opts.threads = n.max(1)),
+            "--seed" => flag_number(it, a).map(|n| opts.seed = n),
+            f if f.starts_with("--") => Err(format!("unknown option {f}")),
+            f => {
+                files.push(f.to_string());
+                Ok(())
+            }
+        };
+        if let Err(e) = parsed {
+            eprintln!("hayate: train: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    }
+    let Some(out) = out else {
+        eprintln!("hayate: train needs --out NET\n{USAGE}");
+        return ExitCode::from(2);
+    };
+    if files.is_empty() {
+        eprintln!("hayate: train needs at least one self-play file\n{USAGE}");
+        return ExitCode::from(2);
+    }
+    let loaded = std::time::Instant::now();
+    let (train, valid, report) = match data::load(&files) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("hayate: train: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    eprintln!(
+        "{} games, {} positions: {} to train on, {} to validate ({:.1} s to load)",
+        report.games,
+        report.positions,
+        train.len(),
+        valid.len(),
+        loaded.elapsed().as_secs_f64()
+    );
+    if train.is_empty() {
+        eprintln!("hayate: train: no positions to train on");
+        return ExitCode::from(2);
+    }
+    let mut net = match init {
+        Some(path) => match Network::load(&path) {
+            Ok(n) => FloatNet::from_quantised(&n),
+            Err(e) => {
+                eprintln!("hayate: train: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => FloatNet::random(opts.seed),
+    };
+    let epochs = opts.epochs;
+    let mut failed = None;
+    trainer::train(
+        &mut net,
+        &train,
+        &valid,
+        &opts,
+        &mut |r, net| {
+            let valid = r
+                .valid_loss
+                .map_or(String::new(), |v| format!(", valid {v:.6}"));
+            eprintln!(
+                "epoch {}/{epochs}: train {:.6}{valid}, {:.0} positions/s, rate {:.6}",
+                r.epoch, r.train_loss, r.positions_per_second, r.rate
+            );
+            if let Err(e) = std::fs::write(&out, net.quantise().to_bytes()) {
+                failed = Some(format!("{out}: {e}"));
+            }
+        },
+        &mut |epoch, done, rate| {
+            eprint!(
+                "\repoch {epoch}/{epochs}: {:5.1}%, {rate:.0} positions/s ",
+                done * 100.0
+            );
+        },
+    );
+    if let Some(e) = failed {
+        eprintln!("hayate: train: {e}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
 }
 
 fn match_command(args: &[String]) -> ExitCode {

@@ -13,6 +13,7 @@ pub mod weights;
 
 pub mod kp;
 pub mod learn;
+pub mod nnue;
 pub mod tune;
 
 pub use weights::{hand_value, piece_value, Weights, DEFAULT};

@@ -85,6 +85,8 @@ pub struct SearchOptions {
     pub resign_value: Value,
     pub max_moves_to_draw: u32,
     pub entering_king_rule: EnteringKingRule,
+    /// The neural net that evaluates, or `None` for the hand-written evaluation.
+    pub net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
 }
 
 impl Default for SearchOptions {
@@ -97,6 +99,7 @@ impl Default for SearchOptions {
             resign_value: 99999,
             max_moves_to_draw: 0,
             entering_king_rule: EnteringKingRule::Csa27,
+            net: None,
         }
     }
 }

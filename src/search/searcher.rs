@@ -9,6 +9,7 @@ use super::{
     VALUE_MATE, VALUE_MATE_IN_MAX_PLY, VALUE_SUPERIOR,
 };
 use crate::eval::kp::Accumulator;
+use crate::eval::nnue;
 use crate::eval::{evaluate_with_table, piece_value};
 use crate::mate::{mate_in_one, SolveLimits, Solver, Verdict};
 use crate::position::{EnteringKingRule, Position, Repetition};
@@ -58,6 +59,8 @@ pub struct Searcher<'a> {
     evals: [Value; MAX_PLY + 4],
     /// The king–piece table's sums at each ply, updated move by move.
     acc: [Accumulator; MAX_PLY + 4],
+    /// The neural net's accumulators at each ply, when the net evaluates.
+    nnue: Vec<nnue::Accumulator>,
     /// The move a singular-extension search leaves out at each ply.
     excluded: [Option<Move>; MAX_PLY + 4],
     lmr: [[u8; 64]; 64],
@@ -128,6 +131,11 @@ impl<'a> Searcher<'a> {
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 4],
             acc: [Accumulator::default(); MAX_PLY + 4],
+            nnue: if options.net.is_some() {
+                vec![nnue::Accumulator::default(); MAX_PLY + 4]
+            } else {
+                Vec::new()
+            },
             excluded: [None; MAX_PLY + 4],
             lmr,
             mate_solver: None,
@@ -157,7 +165,7 @@ impl<'a> Searcher<'a> {
         if rms.is_empty() {
             return None;
         }
-        self.acc[0] = Accumulator::new(&self.pos);
+        self.refresh_root();
         let max_depth = self
             .limits
             .depth
@@ -614,7 +622,7 @@ impl<'a> Searcher<'a> {
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.pos.do_null_move();
-                self.acc[ply + 1] = self.acc[ply];
+                self.copy_accumulators(ply);
                 self.cont_keys[ply] = ContKey::NONE;
                 let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node, true);
                 self.pos.undo_null_move();
@@ -845,17 +853,55 @@ impl<'a> Searcher<'a> {
         best_value
     }
 
-    /// Makes `m` at `ply`, with the king–piece table's sums for the node it leads to.
-    fn do_move(&mut self, ply: usize, m: Move) {
-        self.pos.do_move(m);
-        self.acc[ply + 1] = self.acc[ply].after(&self.pos, m);
+    /// The root's accumulators, summed afresh: the net's when it evaluates, else the
+    /// king–piece table's.
+    fn refresh_root(&mut self) {
+        match &self.options.net {
+            Some(net) => self.nnue[0] = nnue::Accumulator::new(&self.pos, net),
+            None => self.acc[0] = Accumulator::new(&self.pos),
+        }
     }
 
-    /// The static evaluation of the node at `ply`, with the king–piece table's value kept
-    /// move by move.
+    /// A null move changes no piece: the node after it has the same accumulators.
+    fn copy_accumulators(&mut self, ply: usize) {
+        if self.options.net.is_some() {
+            self.nnue[ply + 1] = self.nnue[ply];
+        } else {
+            self.acc[ply + 1] = self.acc[ply];
+        }
+    }
+
+    /// Makes `m` at `ply`, with the accumulators of the node it leads to.
+    fn do_move(&mut self, ply: usize, m: Move) {
+        self.pos.do_move(m);
+        match &self.options.net {
+            Some(net) => {
+                let (before, after) = self.nnue.split_at_mut(ply + 1);
+                before[ply].after_into(&self.pos, m, net, &mut after[0]);
+            }
+            None => self.acc[ply + 1] = self.acc[ply].after(&self.pos, m),
+        }
+    }
+
+    /// The static evaluation of the node at `ply`, from the accumulators kept move by move.
     fn evaluate(&self, ply: usize) -> Value {
-        debug_assert_eq!(self.acc[ply], Accumulator::new(&self.pos), "{:?}", self.pos);
-        evaluate_with_table(&self.pos, self.acc[ply].value_black())
+        match &self.options.net {
+            Some(net) => {
+                debug_assert_eq!(
+                    self.nnue[ply],
+                    nnue::Accumulator::new(&self.pos, net),
+                    "{:?}",
+                    self.pos
+                );
+                self.nnue[ply]
+                    .evaluate(self.pos.side_to_move(), net)
+                    .clamp(-nnue::EVAL_LIMIT, nnue::EVAL_LIMIT)
+            }
+            None => {
+                debug_assert_eq!(self.acc[ply], Accumulator::new(&self.pos), "{:?}", self.pos);
+                evaluate_with_table(&self.pos, self.acc[ply].value_black())
+            }
+        }
     }
 
     /// The static evaluation with the correction history's adjustment, kept out of the mate

@@ -4,6 +4,9 @@
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use std::sync::Arc;
+
+use crate::eval::nnue::Network;
 use crate::position::Position;
 use crate::search::{self, Histories, Limits, SearchOptions, Shared};
 use crate::tt::TranspositionTable;
@@ -21,10 +24,12 @@ pub const POSITIONS: [&str; 8] = [
     "lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 11",
 ];
 
-/// Runs the bench, writing lines through `say`; returns the node count.
-pub fn run(say: &dyn Fn(&str)) -> u64 {
+/// Runs the bench with the given evaluation (`None`: the hand-written one), writing lines
+/// through `say`; returns the node count.
+pub fn run(say: &dyn Fn(&str), net: Option<Arc<Network>>) -> u64 {
     let options = SearchOptions {
         threads: 1,
+        net,
         ..SearchOptions::default()
     };
     let limits = Limits {

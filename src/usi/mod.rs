@@ -347,7 +347,10 @@ impl Engine {
             Command::Bench => {
                 self.finish_search();
                 let out = self.out.clone();
-                bench::run(&|line: &str| emit(&out, line));
+                bench::run(
+                    &|line: &str| emit(&out, line),
+                    self.options.search.net.clone(),
+                );
             }
             Command::Display => {
                 let mut list = crate::movegen::MoveList::new();

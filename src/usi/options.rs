@@ -1,6 +1,7 @@
 //! The engine options, named as YaneuraOu names them so that GUIs and users find them.
 
 use crate::book::BookOptions;
+use crate::eval::nnue::Network;
 use crate::position::EnteringKingRule;
 use crate::search::{SearchOptions, TimeOptions};
 
@@ -11,7 +12,19 @@ pub struct Options {
     pub ponder: bool,
     pub search: SearchOptions,
     pub book: BookOptions,
+    /// Whether the neural net evaluates (`UseNNUE`); otherwise the hand-written evaluation.
+    pub use_nnue: bool,
+    /// `EvalFile`: a net file of the shipped architecture, or [`INTERNAL_NET`].
+    pub eval_file: String,
+    /// The net `EvalFile` names, once read.
+    pub net: std::sync::Arc<Network>,
 }
+
+/// The `EvalFile` value that means the net compiled into the binary.
+pub const INTERNAL_NET: &str = "<internal>";
+
+/// Whether the net evaluates unless `UseNNUE` says otherwise.
+pub const USE_NNUE_BY_DEFAULT: bool = false;
 
 pub fn default_threads() -> usize {
     std::thread::available_parallelism()
@@ -30,7 +43,11 @@ impl Default for Options {
                 ..SearchOptions::default()
             },
             book: BookOptions::default(),
+            use_nnue: USE_NNUE_BY_DEFAULT,
+            eval_file: INTERNAL_NET.to_string(),
+            net: Network::shipped(),
         }
+        .with_evaluation()
     }
 }
 
@@ -74,10 +91,18 @@ pub fn declarations() -> Vec<String> {
         check("IgnoreBookPly", b.ignore_ply),
         check("FlippedBook", b.flipped),
         check("ConsiderBookMoveCount", b.consider_count),
+        check("UseNNUE", d.use_nnue),
+        format!("option name EvalFile type string default {INTERNAL_NET}"),
     ]
 }
 
 impl Options {
+    /// The search evaluates with the net when `UseNNUE` is on.
+    fn with_evaluation(mut self) -> Options {
+        self.search.net = self.use_nnue.then(|| self.net.clone());
+        self
+    }
+
     /// Applies `setoption name <name> value <value>`. Errors are the text of an `info string`;
     /// on error nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
@@ -134,8 +159,21 @@ impl Options {
             "IgnoreBookPly" => self.book.ignore_ply = check()?,
             "FlippedBook" => self.book.flipped = check()?,
             "ConsiderBookMoveCount" => self.book.consider_count = check()?,
+            "UseNNUE" => self.use_nnue = check()?,
+            "EvalFile" => {
+                let file = value.unwrap_or("").trim();
+                self.net = if file.is_empty() || file == INTERNAL_NET {
+                    Network::shipped()
+                } else {
+                    std::sync::Arc::new(
+                        Network::load(file).map_err(|e| format!("option EvalFile: {e}"))?,
+                    )
+                };
+                self.eval_file = file.to_string();
+            }
             _ => return Err(format!("unknown option '{name}'")),
         }
+        self.search.net = self.use_nnue.then(|| self.net.clone());
         Ok(())
     }
 }
@@ -158,5 +196,11 @@ mod tests {
         assert!(o.set("NoSuchOption", Some("1")).is_err());
         o.set("USI_Ponder", Some("true")).unwrap();
         assert!(o.ponder);
+        o.set("UseNNUE", Some("true")).unwrap();
+        assert!(o.search.net.is_some());
+        assert!(o.set("EvalFile", Some("/no/such/net.nnue")).is_err());
+        assert!(o.search.net.is_some());
+        o.set("UseNNUE", Some("false")).unwrap();
+        assert!(o.search.net.is_none());
     }
 }

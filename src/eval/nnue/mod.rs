@@ -1,0 +1,398 @@
+//! A small NNUE evaluation: piece-square and hand-count features seen from each side, one
+//! hidden layer of [`HIDDEN`] units per side, and the output.
+//!
+//! ```text
+//! features (2,344 per side) ──W1──▶ accumulator (HIDDEN, i16) ─┐
+//!                                                               ├─ SCReLU ─ W2 ─▶ score
+//! the other side's features ──W1──▶ accumulator (HIDDEN, i16) ─┘
+//! ```
+//! - Features are seen from one side ("us"): the board is turned round for White, so "us" always
+//!   plays up the board. A piece on a square is one feature per (owner: us or them, kind of 14,
+//!   square of 81). The k-th piece of a kind in a hand is one feature (so a hand of three pawns
+//!   has the features "1st pawn", "2nd pawn", "3rd pawn"): a capture or a drop changes one.
+//! - Both sides use the same weights W1. The side to move's accumulator comes first in the
+//!   output layer, so the net knows whose turn it is.
+//! - The activation is SCReLU, `clamp(x, 0, 1)²`.
+//! - Quantised: W1 and the accumulators in units of 1/[`QA`], W2 in units of 1/[`QB`]. The output
+//!   is in units of [`OUTPUT_SCALE`] centipawns, the scale of the trainer's sigmoid.
+//!
+//! A move changes at most four features of each side, so the searcher keeps the accumulators
+//! move by move ([`Accumulator::after`]). There are no king buckets, so even a king move is a
+//! plain update.
+
+pub mod simd;
+
+use std::sync::Arc;
+
+use crate::position::Position;
+use crate::types::{Color, Move, Piece, PieceType, Square};
+
+/// Hidden units per side.
+pub const HIDDEN: usize = 256;
+/// Board features per side: owner (2) × kind (14) × square (81).
+pub const BOARD_FEATURES: usize = 2 * 14 * 81;
+/// Hand features per owner: the k-th pawn, lance, knight, silver, gold, bishop, rook.
+pub const HAND_PER_SIDE: usize = 18 + 4 + 4 + 4 + 4 + 2 + 2;
+/// Features per side.
+pub const FEATURES: usize = BOARD_FEATURES + 2 * HAND_PER_SIDE;
+/// Accumulator quantisation: 1.0 is `QA`.
+pub const QA: i32 = 127;
+/// Output weight quantisation: 1.0 is `QB`.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the net's output (the trainer's sigmoid scale).
+pub const OUTPUT_SCALE: i32 = 600;
+
+/// The evaluation stays within this many centipawns, far from the mate scores.
+pub const EVAL_LIMIT: i32 = 20_000;
+
+const MAGIC: &[u8; 16] = b"HAYATE-NNUE-1\0\0\0";
+
+/// The net compiled into the binary (`train/README.md` says how it is made).
+static SHIPPED: &[u8] = include_bytes!("hayate.nnue");
+
+/// Where the hand features of each kind start, by piece type.
+const HAND_START: [usize; 8] = [0, 0, 18, 22, 26, 34, 36, 30];
+
+/// The 0..14 row of a piece type: the seven hand kinds, the king, the six promoted kinds.
+#[inline(always)]
+fn kind_row(pt: PieceType) -> usize {
+    pt as usize - 1
+}
+
+/// The feature of `p` on `sq` seen from `us`.
+#[inline(always)]
+pub fn board_feature(us: Color, p: Piece, sq: Square) -> usize {
+    let s = if us == Color::Black { sq } else { sq.flip() };
+    let owner = usize::from(p.color() != us);
+    (owner * 14 + kind_row(p.piece_type())) * 81 + s.index()
+}
+
+/// The feature of the `n`-th (0-based) `pt` in `owner`'s hand, seen from `us`.
+#[inline(always)]
+pub fn hand_feature(us: Color, owner: Color, pt: PieceType, n: u32) -> usize {
+    BOARD_FEATURES + usize::from(owner != us) * HAND_PER_SIDE + HAND_START[pt as usize] + n as usize
+}
+
+/// Calls `f` with every active feature of `pos` seen from `us`.
+pub fn features(pos: &Position, us: Color, mut f: impl FnMut(usize)) {
+    for c in Color::ALL {
+        for sq in pos.pieces_of(c) {
+            if let Some(p) = pos.piece_on(sq) {
+                f(board_feature(us, p, sq));
+            }
+        }
+        let hand = pos.hand(c);
+        for pt in PieceType::HAND {
+            for n in 0..hand.count(pt) {
+                f(hand_feature(us, c, pt, n));
+            }
+        }
+    }
+}
+
+/// The same feature with the board mirrored left to right (file 1 ↔ file 9): shogi's rules
+/// are symmetric under it, so the trainer doubles its data with it.
+pub fn mirror_feature(f: usize) -> usize {
+    if f >= BOARD_FEATURES {
+        return f;
+    }
+    let (row, sq) = (f / 81, f % 81);
+    let (file, rank) = (sq / 9, sq % 9);
+    row * 81 + (8 - file) * 9 + rank
+}
+
+/// A quantised net.
+pub struct Network {
+    /// `FEATURES × HIDDEN`, feature-major.
+    pub w1: Vec<i16>,
+    pub b1: Vec<i16>,
+    /// `2 × HIDDEN`: the side to move's half, then the other side's.
+    pub w2: Vec<i16>,
+    pub b2: i32,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({FEATURES}x{HIDDEN})")
+    }
+}
+
+impl Network {
+    /// Reads a net file: the magic, the feature and hidden sizes (u32 each), then W1, b1, W2 as
+    /// little-endian i16 and b2 as i32.
+    pub fn from_bytes(data: &[u8]) -> Result<Network, String> {
+        let expected = 16 + 8 + 2 * (FEATURES * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+        if data.len() < 24 || &data[..16] != MAGIC {
+            return Err("not a Hayate NNUE file (bad magic)".into());
+        }
+        let features = u32::from_le_bytes([data[16], data[17], data[18], data[19]]) as usize;
+        let hidden = u32::from_le_bytes([data[20], data[21], data[22], data[23]]) as usize;
+        if features != FEATURES || hidden != HIDDEN {
+            return Err(format!(
+                "the net is {features}x{hidden}; this build reads {FEATURES}x{HIDDEN}"
+            ));
+        }
+        if data.len() != expected {
+            return Err(format!(
+                "the net file has {} bytes, not {expected}",
+                data.len()
+            ));
+        }
+        let mut at = 24;
+        let mut take = |n: usize| -> Vec<i16> {
+            let v = data[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|b| i16::from_le_bytes([b[0], b[1]]))
+                .collect();
+            at += 2 * n;
+            v
+        };
+        let w1 = take(FEATURES * HIDDEN);
+        let b1 = take(HIDDEN);
+        let w2 = take(2 * HIDDEN);
+        let b2 = i32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
+        Ok(Network { w1, b1, w2, b2 })
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&(FEATURES as u32).to_le_bytes());
+        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&self.b2.to_le_bytes());
+        out
+    }
+
+    /// Reads a net file from disk.
+    pub fn load(path: &str) -> Result<Network, String> {
+        let data = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        Network::from_bytes(&data).map_err(|e| format!("{path}: {e}"))
+    }
+
+    /// The net compiled into the binary, decoded once.
+    pub fn shipped() -> Arc<Network> {
+        static NET: std::sync::OnceLock<Arc<Network>> = std::sync::OnceLock::new();
+        NET.get_or_init(|| {
+            Arc::new(Network::from_bytes(SHIPPED).expect("the shipped net matches this build"))
+        })
+        .clone()
+    }
+
+    #[inline(always)]
+    fn row(&self, f: usize) -> &[i16; HIDDEN] {
+        self.w1[f * HIDDEN..(f + 1) * HIDDEN]
+            .try_into()
+            .expect("rows are HIDDEN long")
+    }
+
+    /// The output from the side to move's accumulator and the other's, in centipawns.
+    #[inline]
+    pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
+        self.output_on(simd::best_path(), us, them)
+    }
+
+    /// `output` on the given code path.
+    pub fn output_on(&self, path: simd::Path, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
+        let (a, b) = self.w2.split_at(HIDDEN);
+        let sum = simd::screlu_dot_on(path, us, a.try_into().expect("HIDDEN")).wrapping_add(
+            simd::screlu_dot_on(path, them, b.try_into().expect("HIDDEN")),
+        );
+        // The sum is in units of QA² QB; one QA goes, the bias joins in QA QB.
+        let v = (sum / QA + self.b2) as i64 * OUTPUT_SCALE as i64 / (QA * QB) as i64;
+        v as i32
+    }
+
+    /// Evaluates `pos` from scratch, from the side to move's point of view.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let acc = Accumulator::new(pos, self);
+        acc.evaluate(pos.side_to_move(), self)
+    }
+}
+
+/// The two sides' hidden sums, indexed by colour.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    pub sides: [[i16; HIDDEN]; 2],
+}
+
+impl std::fmt::Debug for Accumulator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Accumulator({:?}.., {:?}..)",
+            &self.sides[0][..4],
+            &self.sides[1][..4]
+        )
+    }
+}
+
+impl Default for Accumulator {
+    fn default() -> Accumulator {
+        Accumulator {
+            sides: [[0; HIDDEN]; 2],
+        }
+    }
+}
+
+impl Accumulator {
+    /// Sums every active feature of `pos` (a full refresh).
+    pub fn new(pos: &Position, net: &Network) -> Accumulator {
+        let mut acc = Accumulator::default();
+        for us in Color::ALL {
+            let side = &mut acc.sides[us.index()];
+            side.copy_from_slice(&net.b1);
+            features(pos, us, |f| simd::add_row(side, net.row(f)));
+        }
+        acc
+    }
+
+    /// The accumulator after `m`, given `self` before it and `pos` after it.
+    pub fn after(&self, pos: &Position, m: Move, net: &Network) -> Accumulator {
+        let mut out = Accumulator::default();
+        self.after_into(pos, m, net, &mut out);
+        out
+    }
+
+    /// Writes the accumulator after `m` into `out`: `self` is before it, `pos` after it.
+    pub fn after_into(&self, pos: &Position, m: Move, net: &Network, out: &mut Accumulator) {
+        let Some(moved) = pos.piece_on(m.to()) else {
+            *out = Accumulator::new(pos, net);
+            return;
+        };
+        let mover = moved.color();
+        // What the moved piece was before: the dropped kind leaves the hand, a board piece
+        // leaves its square (unpromoted if it promotes now).
+        for us in Color::ALL {
+            let left = if m.is_drop() {
+                let n = pos.hand(mover).count(m.dropped());
+                hand_feature(us, mover, m.dropped(), n)
+            } else if m.is_promotion() {
+                let before = Piece::new(mover, moved.piece_type().unpromote());
+                board_feature(us, before, m.from())
+            } else {
+                board_feature(us, moved, m.from())
+            };
+            let arrived = board_feature(us, moved, m.to());
+            let (before, after) = (&self.sides[us.index()], &mut out.sides[us.index()]);
+            match pos.captured_piece() {
+                Some(captured) => {
+                    // The captured piece leaves the board and joins the mover's hand.
+                    let kind = captured.piece_type().unpromote();
+                    let nth = pos.hand(mover).count(kind) - 1;
+                    let taken = board_feature(us, captured, m.to());
+                    let in_hand = hand_feature(us, mover, kind, nth);
+                    simd::update4(
+                        before,
+                        after,
+                        [net.row(arrived), net.row(in_hand)],
+                        [net.row(left), net.row(taken)],
+                    );
+                }
+                None => simd::update2(before, after, net.row(arrived), net.row(left)),
+            }
+        }
+    }
+
+    /// The net's score for the side to move `stm`.
+    pub fn evaluate(&self, stm: Color, net: &Network) -> i32 {
+        net.output(&self.sides[stm.index()], &self.sides[(!stm).index()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::{generate_legal, MoveList};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// A net of small random weights, so every feature matters.
+    pub fn random_net(seed: u64) -> Network {
+        let mut rng = StdRng::seed_from_u64(seed);
+        Network {
+            w1: (0..FEATURES * HIDDEN)
+                .map(|_| rng.gen_range(-40..=40))
+                .collect(),
+            b1: (0..HIDDEN).map(|_| rng.gen_range(0..=60)).collect(),
+            w2: (0..2 * HIDDEN).map(|_| rng.gen_range(-127..=127)).collect(),
+            b2: rng.gen_range(-1000..=1000),
+        }
+    }
+
+    #[test]
+    fn the_shipped_net_reads_and_writes_back_the_same_bytes() {
+        let net = Network::shipped();
+        assert_eq!(net.to_bytes(), SHIPPED);
+    }
+
+    #[test]
+    fn features_are_distinct_and_in_range() {
+        let pos = Position::startpos();
+        for us in Color::ALL {
+            let mut seen = Vec::new();
+            features(&pos, us, |f| seen.push(f));
+            assert_eq!(seen.len(), 40);
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len(), 40);
+            assert!(seen.iter().all(|&f| f < FEATURES));
+        }
+    }
+
+    #[test]
+    fn the_start_position_looks_the_same_from_both_sides() {
+        let net = random_net(1);
+        let acc = Accumulator::new(&Position::startpos(), &net);
+        assert_eq!(acc.sides[0], acc.sides[1]);
+    }
+
+    #[test]
+    fn incremental_updates_equal_a_full_refresh_over_random_games() {
+        let net = random_net(2);
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut list = MoveList::new();
+        let mut checked = 0;
+        for start in [
+            Position::startpos(),
+            Position::from_sfen(
+                "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            )
+            .unwrap(),
+        ] {
+            for _game in 0..20 {
+                let mut pos = start.clone();
+                let mut acc = Accumulator::new(&pos, &net);
+                for _ in 0..150 {
+                    list.clear();
+                    generate_legal(&pos, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    let m = list[rng.gen_range(0..list.len())];
+                    pos.do_move(m);
+                    acc = acc.after(&pos, m, &net);
+                    assert_eq!(
+                        acc,
+                        Accumulator::new(&pos, &net),
+                        "after {m} in {}",
+                        pos.to_sfen()
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 3000);
+    }
+
+    #[test]
+    fn mirroring_twice_is_the_identity_and_keeps_hands() {
+        for f in 0..FEATURES {
+            assert_eq!(mirror_feature(mirror_feature(f)), f);
+            assert!(mirror_feature(f) < FEATURES);
+        }
+        assert_eq!(mirror_feature(BOARD_FEATURES + 3), BOARD_FEATURES + 3);
+    }
+}

@@ -1,0 +1,175 @@
+//! The net's inner loops: AVX2 through `std::arch` where the processor has it (detected at run
+//! time), and a portable path that gives the same results bit for bit. Both use wrapping i16
+//! sums for the accumulators and wrapping i32 sums for the output, as the AVX2 instructions do.
+//!
+//! The output trick (`mullo` then `madd`) needs `|w2| <= 127`: then `v * w` fits an i16 for
+//! `0 <= v <= QA = 127`, and `v * (v * w)` summed over `2 × HIDDEN` units fits an i32. The trainer
+//! clamps W2 to that range.
+
+use super::{HIDDEN, QA};
+
+type Row = [i16; HIDDEN];
+
+/// Which code path to run: the one this processor supports best, or the portable one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    Avx2,
+    Portable,
+}
+
+/// The fastest path this processor runs.
+#[inline(always)]
+pub fn best_path() -> Path {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Path::Avx2;
+        }
+    }
+    Path::Portable
+}
+
+/// `acc += row`.
+#[inline]
+pub fn add_row(acc: &mut Row, row: &Row) {
+    for (a, r) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(*r);
+    }
+}
+
+/// `after = before + add - sub`.
+#[inline]
+pub fn update2(before: &Row, after: &mut Row, add: &Row, sub: &Row) {
+    #[cfg(target_arch = "x86_64")]
+    if best_path() == Path::Avx2 {
+        // SAFETY: the processor has AVX2 (checked just above).
+        unsafe { avx2::update2(before, after, add, sub) };
+        return;
+    }
+    for i in 0..HIDDEN {
+        after[i] = before[i].wrapping_add(add[i]).wrapping_sub(sub[i]);
+    }
+}
+
+/// `after = before + add[0] + add[1] - sub[0] - sub[1]`.
+#[inline]
+pub fn update4(before: &Row, after: &mut Row, add: [&Row; 2], sub: [&Row; 2]) {
+    #[cfg(target_arch = "x86_64")]
+    if best_path() == Path::Avx2 {
+        // SAFETY: the processor has AVX2 (checked just above).
+        unsafe { avx2::update4(before, after, add, sub) };
+        return;
+    }
+    for i in 0..HIDDEN {
+        after[i] = before[i]
+            .wrapping_add(add[0][i])
+            .wrapping_add(add[1][i])
+            .wrapping_sub(sub[0][i])
+            .wrapping_sub(sub[1][i]);
+    }
+}
+
+/// `Σ clamp(acc, 0, QA)² · w` on the best path.
+#[inline]
+pub fn screlu_dot(acc: &Row, w: &Row) -> i32 {
+    screlu_dot_on(best_path(), acc, w)
+}
+
+/// `Σ clamp(acc, 0, QA)² · w` on the given path (the portable one when AVX2 is asked for on a
+/// processor without it).
+pub fn screlu_dot_on(path: Path, acc: &Row, w: &Row) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if path == Path::Avx2 && best_path() == Path::Avx2 {
+        // SAFETY: the processor has AVX2 (checked just above).
+        return unsafe { avx2::screlu_dot(acc, w) };
+    }
+    let _ = path;
+    let mut sum = 0i32;
+    for (&a, &w) in acc.iter().zip(w) {
+        let v = a.clamp(0, QA as i16);
+        let vw = v.wrapping_mul(w);
+        sum = sum.wrapping_add(i32::from(vw) * i32::from(v));
+    }
+    sum
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{Row, HIDDEN, QA};
+    use std::arch::x86_64::*;
+
+    const LANES: usize = 16;
+
+    #[inline(always)]
+    unsafe fn load(r: &Row, i: usize) -> __m256i {
+        _mm256_loadu_si256(r.as_ptr().add(i) as *const __m256i)
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn update2(before: &Row, after: &mut Row, add: &Row, sub: &Row) {
+        for i in (0..HIDDEN).step_by(LANES) {
+            let v = _mm256_sub_epi16(
+                _mm256_add_epi16(load(before, i), load(add, i)),
+                load(sub, i),
+            );
+            _mm256_storeu_si256(after.as_mut_ptr().add(i) as *mut __m256i, v);
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn update4(before: &Row, after: &mut Row, add: [&Row; 2], sub: [&Row; 2]) {
+        for i in (0..HIDDEN).step_by(LANES) {
+            let v = _mm256_add_epi16(load(before, i), load(add[0], i));
+            let v = _mm256_add_epi16(v, load(add[1], i));
+            let v = _mm256_sub_epi16(v, load(sub[0], i));
+            let v = _mm256_sub_epi16(v, load(sub[1], i));
+            _mm256_storeu_si256(after.as_mut_ptr().add(i) as *mut __m256i, v);
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn screlu_dot(acc: &Row, w: &Row) -> i32 {
+        let zero = _mm256_setzero_si256();
+        let qa = _mm256_set1_epi16(QA as i16);
+        let mut sum = _mm256_setzero_si256();
+        for i in (0..HIDDEN).step_by(LANES) {
+            let v = _mm256_min_epi16(_mm256_max_epi16(load(acc, i), zero), qa);
+            let vw = _mm256_mullo_epi16(v, load(w, i));
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
+        }
+        let mut lanes = [0i32; 8];
+        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum);
+        lanes.iter().fold(0i32, |s, &x| s.wrapping_add(x))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn avx2_and_portable_outputs_are_identical() {
+        let mut rng = StdRng::seed_from_u64(7);
+        for round in 0..2000 {
+            // Values well outside the clamp and the weight range too: the paths must agree
+            // even where the sums wrap.
+            let wide = round % 4 == 0;
+            let mut acc = [0i16; HIDDEN];
+            let mut w = [0i16; HIDDEN];
+            for i in 0..HIDDEN {
+                acc[i] = rng.gen_range(-300..=300);
+                w[i] = if wide {
+                    rng.gen()
+                } else {
+                    rng.gen_range(-127..=127)
+                };
+            }
+            assert_eq!(
+                screlu_dot_on(Path::Avx2, &acc, &w),
+                screlu_dot_on(Path::Portable, &acc, &w)
+            );
+        }
+    }
+}
