@@ -7,6 +7,7 @@
 pub mod correction;
 pub mod history;
 mod movepick;
+pub mod params;
 mod searcher;
 pub mod see;
 pub mod timeman;
@@ -87,6 +88,8 @@ pub struct SearchOptions {
     pub entering_king_rule: EnteringKingRule,
     /// The neural net that evaluates, or `None` for the hand-written evaluation.
     pub net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
+    /// The search's margins and reductions.
+    pub params: params::SearchParams,
 }
 
 impl Default for SearchOptions {
@@ -100,6 +103,7 @@ impl Default for SearchOptions {
             max_moves_to_draw: 0,
             entering_king_rule: EnteringKingRule::Csa27,
             net: None,
+            params: params::DEFAULT,
         }
     }
 }

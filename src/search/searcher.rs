@@ -17,6 +17,7 @@ use crate::tt::{TranspositionTable, TtEntry, BOUND_EXACT, BOUND_LOWER, BOUND_NON
 use crate::types::{Color, Move};
 
 use super::history::{ContKey, History};
+use super::params::SearchParams;
 
 /// The outcome of the main thread's iterations.
 #[derive(Clone, Debug)]
@@ -39,30 +40,52 @@ struct RootMove {
     refuted: bool,
 }
 
+/// What the search keeps for one ply of the current line.
+#[derive(Clone, Copy)]
+struct Frame {
+    killers: [Option<Move>; 2],
+    /// The continuation key of the move made at this ply.
+    cont_key: ContKey,
+    /// The corrected static evaluation of the node (for "improving").
+    eval: Value,
+    /// The move a singular-extension search leaves out here.
+    excluded: Option<Move>,
+    /// The king–piece table's sums of the node, updated move by move.
+    kp: Accumulator,
+    /// The neural net's accumulators of the node, when the net evaluates.
+    nnue: nnue::Accumulator,
+}
+
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame {
+            killers: [None; 2],
+            cont_key: ContKey::NONE,
+            eval: 0,
+            excluded: None,
+            kp: Accumulator::default(),
+            nnue: nnue::Accumulator::default(),
+        }
+    }
+}
+
 pub struct Searcher<'a> {
     pos: Position,
     tt: &'a TranspositionTable,
     shared: &'a Shared,
     options: &'a SearchOptions,
+    params: &'a SearchParams,
     limits: &'a Limits,
     id: usize,
     root_color: Color,
     nodes: u64,
     flushed_nodes: u64,
     seldepth: usize,
-    killers: [[Option<Move>; 2]; MAX_PLY + 4],
     history: &'a mut History,
-    /// The continuation key of the move made at each ply.
-    cont_keys: [ContKey; MAX_PLY + 4],
+    /// One frame per ply of the current line.
+    stack: Vec<Frame>,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
-    evals: [Value; MAX_PLY + 4],
-    /// The king–piece table's sums at each ply, updated move by move.
-    acc: [Accumulator; MAX_PLY + 4],
-    /// The neural net's accumulators at each ply, when the net evaluates.
-    nnue: Vec<nnue::Accumulator>,
-    /// The move a singular-extension search leaves out at each ply.
-    excluded: [Option<Move>; MAX_PLY + 4],
     lmr: [[u8; 64]; 64],
     /// The df-pn solver for long mates at the root and at PV nodes, made on first use (main
     /// thread only); its table lives for the whole `go`, so each call resumes the last one's work.
@@ -71,6 +94,19 @@ pub struct Searcher<'a> {
     mate_checked_at: u64,
     /// The node count at the last safety check of the best root move.
     safety_checked_at: u64,
+}
+
+/// What the steps before the move loop learn about a node.
+struct NodeInfo {
+    key: u64,
+    tte: Option<TtEntry>,
+    tt_move: Option<Move>,
+    excluded: Option<Move>,
+    in_check: bool,
+    /// The evaluation as the table keeps it, before correction.
+    raw_eval: Value,
+    static_eval: Value,
+    improving: bool,
 }
 
 /// Table size of the search's mate solver.
@@ -106,10 +142,12 @@ impl<'a> Searcher<'a> {
         history: &'a mut History,
         id: usize,
     ) -> Searcher<'a> {
+        let params = &options.params;
         let mut lmr = [[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as u8;
+                *r = (params.lmr_base + (d as f64).ln() * (m as f64).ln() / params.lmr_divisor)
+                    as u8;
             }
         }
         let root_color = pos.side_to_move();
@@ -124,19 +162,11 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             flushed_nodes: 0,
             seldepth: 0,
-            killers: [[None; 2]; MAX_PLY + 4],
+            params,
             history,
-            cont_keys: [ContKey::NONE; MAX_PLY + 4],
+            stack: vec![Frame::default(); MAX_PLY + 4],
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
-            evals: [0; MAX_PLY + 4],
-            acc: [Accumulator::default(); MAX_PLY + 4],
-            nnue: if options.net.is_some() {
-                vec![nnue::Accumulator::default(); MAX_PLY + 4]
-            } else {
-                Vec::new()
-            },
-            excluded: [None; MAX_PLY + 4],
             lmr,
             mate_solver: None,
             mate_checked_at: 0,
@@ -185,8 +215,10 @@ impl<'a> Searcher<'a> {
             for pv_idx in 0..multipv {
                 self.seldepth = 0;
                 let prev = rms[pv_idx].prev_score;
-                let mut delta: Value = 30;
-                let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < VALUE_MATE_IN_MAX_PLY {
+                let mut delta: Value = self.params.aspiration_delta;
+                let (mut alpha, mut beta) = if depth >= self.params.aspiration_min_depth
+                    && prev.abs() < VALUE_MATE_IN_MAX_PLY
+                {
                     (
                         (prev - delta).max(-VALUE_INFINITE),
                         (prev + delta).min(VALUE_INFINITE),
@@ -225,11 +257,17 @@ impl<'a> Searcher<'a> {
                 break;
             }
             completed = depth;
-            if self.id == 0 && depth >= 5 && self.mate_at_root(&mut rms, depth, report) {
+            if self.id == 0
+                && depth >= self.params.root_mate_min_depth
+                && self.mate_at_root(&mut rms, depth, report)
+            {
                 break;
             }
             // A refuted best move leaves its successor without a score: search once more.
-            let refuted = self.id == 0 && depth >= 5 && multipv == 1 && self.refute_best(&mut rms);
+            let refuted = self.id == 0
+                && depth >= self.params.root_mate_min_depth
+                && multipv == 1
+                && self.refute_best(&mut rms);
             if self.id == 0 && !refuted && self.should_stop_after_iteration(&rms) {
                 break;
             }
@@ -278,7 +316,9 @@ impl<'a> Searcher<'a> {
         if rms[0].score >= VALUE_MATE_IN_MAX_PLY {
             return false;
         }
-        let budget = (self.nodes.saturating_sub(self.mate_checked_at) / 32).max(1_000);
+        let p = self.params;
+        let budget = (self.nodes.saturating_sub(self.mate_checked_at) / p.root_mate_share)
+            .max(p.root_mate_min_nodes);
         self.mate_checked_at = self.nodes;
         let Some(line) = self.prove_mate(budget) else {
             return false;
@@ -302,7 +342,9 @@ impl<'a> Searcher<'a> {
     /// checked in turn. The budget grows with the search, and a move is checked again only with
     /// a budget four times larger. True when a move was refuted.
     fn refute_best(&mut self, rms: &mut Vec<RootMove>) -> bool {
-        let budget = (self.nodes.saturating_sub(self.safety_checked_at) / 8).max(2_000);
+        let p = self.params;
+        let budget = (self.nodes.saturating_sub(self.safety_checked_at) / p.safety_share)
+            .max(p.safety_min_nodes);
         self.safety_checked_at = self.nodes;
         let mut refuted = false;
         for _ in 0..3 {
@@ -311,7 +353,7 @@ impl<'a> Searcher<'a> {
             if rm.refuted
                 || !others_left
                 || rm.score >= VALUE_MATE_IN_MAX_PLY
-                || rm.safety_budget.saturating_mul(4) > budget
+                || rm.safety_budget.saturating_mul(p.safety_growth) > budget
             {
                 break;
             }
@@ -394,10 +436,13 @@ impl<'a> Searcher<'a> {
             let m = rm.mv;
             self.nodes += 1;
             let gives_check = self.pos.gives_check(m);
-            let new_depth = depth - 1 + i32::from(gives_check && !in_check && depth < 6);
+            let new_depth = depth - 1
+                + i32::from(
+                    gives_check && !in_check && depth < self.params.root_check_extension_below,
+                );
             // Late quiet root moves are searched a little shallower first.
-            let r = if i > pv_idx + 2
-                && depth >= 3
+            let r = if i > pv_idx + self.params.root_lmr_after
+                && depth >= self.params.lmr_min_depth
                 && !in_check
                 && !gives_check
                 && !is_tactical(&self.pos, m)
@@ -408,7 +453,7 @@ impl<'a> Searcher<'a> {
                 0
             };
             self.do_move(0, m);
-            self.cont_keys[0] = ContKey::after(&self.pos, m);
+            self.stack[0].cont_key = ContKey::after(&self.pos, m);
             self.seldepth = 1;
             let v = if first {
                 -self.search(-beta, -alpha, new_depth, 1, false, false)
@@ -467,12 +512,12 @@ impl<'a> Searcher<'a> {
     fn cont_parents(&self, ply: usize) -> [ContKey; 2] {
         [
             if ply >= 1 {
-                self.cont_keys[ply - 1]
+                self.stack[ply - 1].cont_key
             } else {
                 ContKey::NONE
             },
             if ply >= 2 {
-                self.cont_keys[ply - 2]
+                self.stack[ply - 2].cont_key
             } else {
                 ContKey::NONE
             },
@@ -484,7 +529,7 @@ impl<'a> Searcher<'a> {
             .quiet_score(&self.pos, m, self.cont_parents(ply))
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The main alpha-beta search of a node at `ply` with `depth` plies left.
     fn search(
         &mut self,
         mut alpha: Value,
@@ -507,34 +552,13 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let us = self.pos.side_to_move();
         if ply >= MAX_PLY - 4 {
             return self.evaluate(ply);
         }
 
         // Step 1. Game-ending rules: repetition, the move limit, the entering-king declaration.
-        match self.pos.repetition(ply + 16) {
-            Repetition::None => {}
-            Repetition::Draw => return draw_value(self.options, self.root_color, us),
-            Repetition::Win => return VALUE_MATE - ply as Value,
-            Repetition::Loss => return -VALUE_MATE + ply as Value,
-            Repetition::Superior => return VALUE_SUPERIOR,
-            Repetition::Inferior => return -VALUE_SUPERIOR,
-        }
-        if self.options.max_moves_to_draw > 0
-            && self.pos.game_ply() > self.options.max_moves_to_draw
-        {
-            return draw_value(self.options, self.root_color, us);
-        }
-        if let Some(v) = self.try_rule_loss(ply) {
+        if let Some(v) = self.game_end(ply) {
             return v;
-        }
-        let rule = self.options.entering_king_rule;
-        if rule != EnteringKingRule::None
-            && rule != EnteringKingRule::Try
-            && self.pos.can_declare_win(rule)
-        {
-            return VALUE_MATE - ply as Value - 1;
         }
 
         // Step 2. Mate distance pruning.
@@ -544,11 +568,91 @@ impl<'a> Searcher<'a> {
             return alpha;
         }
 
-        // Step 3. Transposition table.
+        // Step 3. Transposition table and static evaluation.
+        let node = match self.probe(alpha, beta, depth, ply, pv_node) {
+            Ok(node) => node,
+            Err(v) => return v,
+        };
+
+        // Steps 4-6. Mates and cuts decided before any move is tried.
+        if let Some(v) = self.prune_node(&node, beta, depth, ply, pv_node, cut_node, skip_null) {
+            return v;
+        }
+
+        // Step 6b. Internal iterative reduction: a node without a table move is probably new
+        // and ordered poorly; search it a little shallower.
+        let depth = if node.tt_move.is_none() && depth >= self.params.iir_min_depth {
+            depth - 1
+        } else {
+            depth
+        };
+
+        // Step 6c. Singular extension.
+        let singular = match self.singular_move(&node, beta, depth, ply, cut_node) {
+            Ok(s) => s,
+            Err(v) => return v,
+        };
+
+        // Steps 7-11. The moves.
+        let (best_value, best_move) =
+            match self.search_moves(&node, alpha, beta, depth, ply, pv_node, cut_node, singular) {
+                Ok(best) => best,
+                Err(v) => return v,
+            };
+        if node.excluded.is_some() {
+            // A verdict on all moves but one is no verdict on the position.
+            return best_value;
+        }
+
+        // Step 12. Teach the correction history and store the result.
+        self.record(&node, best_value, best_move, beta, depth, ply, pv_node);
+        best_value
+    }
+
+    /// Step 1: the value of a node that the rules end (repetition, the move limit, the try
+    /// rule, an entering-king declaration), if they do.
+    fn game_end(&self, ply: usize) -> Option<Value> {
+        let us = self.pos.side_to_move();
+        match self.pos.repetition(ply + 16) {
+            Repetition::None => {}
+            Repetition::Draw => return Some(draw_value(self.options, self.root_color, us)),
+            Repetition::Win => return Some(VALUE_MATE - ply as Value),
+            Repetition::Loss => return Some(-VALUE_MATE + ply as Value),
+            Repetition::Superior => return Some(VALUE_SUPERIOR),
+            Repetition::Inferior => return Some(-VALUE_SUPERIOR),
+        }
+        if self.options.max_moves_to_draw > 0
+            && self.pos.game_ply() > self.options.max_moves_to_draw
+        {
+            return Some(draw_value(self.options, self.root_color, us));
+        }
+        if let Some(v) = self.try_rule_loss(ply) {
+            return Some(v);
+        }
+        let rule = self.options.entering_king_rule;
+        if rule != EnteringKingRule::None
+            && rule != EnteringKingRule::Try
+            && self.pos.can_declare_win(rule)
+        {
+            return Some(VALUE_MATE - ply as Value - 1);
+        }
+        None
+    }
+
+    /// Step 3: the table entry (a cut-off where its bound allows one outside the PV) and the
+    /// static evaluation.
+    fn probe(
+        &mut self,
+        alpha: Value,
+        beta: Value,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> Result<NodeInfo, Value> {
         let key = self.pos.key();
         let tte = self.tt.probe(key);
         let tt_move = tte.and_then(|e| e.mv).filter(|&m| self.pos.is_legal(m));
-        let excluded = self.excluded[ply];
+        let excluded = self.stack[ply].excluded;
         if let Some(e) = tte {
             let v = value_from_tt(e.value, ply);
             if !pv_node
@@ -558,10 +662,9 @@ impl<'a> Searcher<'a> {
                     || (e.bound == BOUND_LOWER && v >= beta)
                     || (e.bound == BOUND_UPPER && v <= alpha))
             {
-                return v;
+                return Err(v);
             }
         }
-
         let in_check = self.pos.in_check();
         // The table keeps the uncorrected evaluation; the correction changes as the search
         // learns.
@@ -578,115 +681,198 @@ impl<'a> Searcher<'a> {
         } else {
             self.corrected(raw_eval)
         };
-        self.evals[ply] = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        self.stack[ply].eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
+        Ok(NodeInfo {
+            key,
+            tte,
+            tt_move,
+            excluded,
+            in_check,
+            raw_eval,
+            static_eval,
+            improving,
+        })
+    }
 
-        // A search without the table move (below) only asks whether another move comes close:
-        // no shortcuts.
-        if !in_check && excluded.is_none() {
-            // Step 4. Mate in one: a checking move that leaves no reply.
-            if let Some(m) = mate_in_one(&mut self.pos) {
-                self.update_pv_single(ply, m);
-                return VALUE_MATE - ply as Value - 1;
-            }
+    /// Steps 4-6: a mate in one, a df-pn mate at deep PV nodes, reverse futility and the null
+    /// move. A search without the table move (singular extension) only asks whether another
+    /// move comes close: no shortcuts there.
+    #[allow(clippy::too_many_arguments)]
+    fn prune_node(
+        &mut self,
+        node: &NodeInfo,
+        beta: Value,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+        skip_null: bool,
+    ) -> Option<Value> {
+        if node.in_check || node.excluded.is_some() {
+            return None;
+        }
+        let p = self.params;
+        let static_eval = node.static_eval;
 
-            // Step 4b. At PV nodes deep enough to afford it, a short df-pn run finds mates by
-            // continuous checks far beyond the search horizon.
-            if pv_node && depth >= 6 && ply + 64 < MAX_PLY {
-                let budget = 64 + 32 * depth as u64;
-                if let Some(line) = self.prove_mate(budget).filter(|l| ply + l.len() < MAX_PLY) {
-                    for (k, &m) in line.iter().enumerate() {
-                        self.pv[ply][ply + k] = Some(m);
-                    }
-                    self.pv_len[ply] = ply + line.len();
-                    return VALUE_MATE - (ply + line.len()) as Value;
+        // Step 4. Mate in one: a checking move that leaves no reply.
+        if let Some(m) = mate_in_one(&mut self.pos) {
+            self.update_pv_single(ply, m);
+            return Some(VALUE_MATE - ply as Value - 1);
+        }
+
+        // Step 4b. At PV nodes deep enough to afford it, a short df-pn run finds mates by
+        // continuous checks far beyond the search horizon.
+        if pv_node && depth >= p.pv_mate_min_depth && ply + 64 < MAX_PLY {
+            let budget = p.pv_mate_base_nodes + p.pv_mate_nodes_per_depth * depth as u64;
+            if let Some(line) = self.prove_mate(budget).filter(|l| ply + l.len() < MAX_PLY) {
+                for (k, &m) in line.iter().enumerate() {
+                    self.pv[ply][ply + k] = Some(m);
                 }
-            }
-
-            // Step 5. Reverse futility: far above beta at low depth, assume it holds.
-            if !pv_node
-                && depth <= 6
-                && static_eval.abs() < VALUE_MATE_IN_MAX_PLY
-                && static_eval - 100 * depth + 40 * i32::from(improving) >= beta
-            {
-                return static_eval;
-            }
-
-            // Step 6. Null move search: pass, and if a reduced search still fails high, cut.
-            if !pv_node
-                && !skip_null
-                && depth >= 3
-                && static_eval >= beta
-                && beta.abs() < VALUE_MATE_IN_MAX_PLY
-                && self.pos.last_move().is_some()
-            {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
-                self.pos.do_null_move();
-                self.copy_accumulators(ply);
-                self.cont_keys[ply] = ContKey::NONE;
-                let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node, true);
-                self.pos.undo_null_move();
-                if self.shared.stopped() {
-                    return 0;
-                }
-                if v >= beta {
-                    return if v >= VALUE_MATE_IN_MAX_PLY { beta } else { v };
-                }
+                self.pv_len[ply] = ply + line.len();
+                return Some(VALUE_MATE - (ply + line.len()) as Value);
             }
         }
 
-        // Step 6b. Internal iterative reduction: a node without a table move is probably new
-        // and ordered poorly; search it a little shallower.
-        let depth = if tt_move.is_none() && depth >= 4 {
-            depth - 1
-        } else {
-            depth
+        // Step 5. Reverse futility: far above beta at low depth, assume it holds.
+        if !pv_node
+            && depth <= p.rfp_max_depth
+            && static_eval.abs() < VALUE_MATE_IN_MAX_PLY
+            && static_eval - p.rfp_margin_per_depth * depth
+                + p.rfp_improving_bonus * i32::from(node.improving)
+                >= beta
+        {
+            return Some(static_eval);
+        }
+
+        // Step 6. Null move search: pass, and if a reduced search still fails high, cut.
+        if !pv_node
+            && !skip_null
+            && depth >= p.null_min_depth
+            && static_eval >= beta
+            && beta.abs() < VALUE_MATE_IN_MAX_PLY
+            && self.pos.last_move().is_some()
+        {
+            let r = p.null_base_reduction
+                + depth / p.null_depth_divisor
+                + ((static_eval - beta) / p.null_eval_divisor).min(p.null_eval_max);
+            self.pos.do_null_move();
+            self.copy_accumulators(ply);
+            self.stack[ply].cont_key = ContKey::NONE;
+            let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node, true);
+            self.pos.undo_null_move();
+            if self.shared.stopped() {
+                return Some(0);
+            }
+            if v >= beta {
+                return Some(if v >= VALUE_MATE_IN_MAX_PLY { beta } else { v });
+            }
+        }
+        None
+    }
+
+    /// Step 6c. Singular extension: when the table move is the only good move here (every
+    /// other move fails low against a margin below its value at half depth), it is searched
+    /// one ply deeper. When even the others beat beta, the node is a cut whatever is played
+    /// (`Err` with its value).
+    fn singular_move(
+        &mut self,
+        node: &NodeInfo,
+        beta: Value,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Result<Option<Move>, Value> {
+        let p = self.params;
+        let (Some(tm), Some(e)) = (node.tt_move, node.tte) else {
+            return Ok(None);
         };
-
-        // Step 6c. Singular extension: when the table move is the only good move here (every
-        // other move fails low against a margin below its value at half depth), search it one
-        // ply deeper. When even the others beat beta, the node is a cut whatever is played.
-        let mut singular = None;
-        if let (Some(tm), Some(e)) = (tt_move, tte) {
-            let tt_value = value_from_tt(e.value, ply);
-            if ply > 0
-                && excluded.is_none()
-                && depth >= 8
-                && e.depth >= depth - 3
-                && e.bound & BOUND_LOWER != 0
-                && tt_value.abs() < VALUE_MATE_IN_MAX_PLY
-            {
-                let singular_beta = tt_value - 2 * depth;
-                self.excluded[ply] = Some(tm);
-                let v = self.search(
-                    singular_beta - 1,
-                    singular_beta,
-                    (depth - 1) / 2,
-                    ply,
-                    cut_node,
-                    true,
-                );
-                self.excluded[ply] = None;
-                if self.shared.stopped() {
-                    return 0;
-                }
-                if v < singular_beta {
-                    singular = Some(tm);
-                } else if singular_beta >= beta {
-                    return singular_beta;
-                }
-            }
+        let tt_value = value_from_tt(e.value, ply);
+        if ply == 0
+            || node.excluded.is_some()
+            || depth < p.singular_min_depth
+            || e.depth < depth - p.singular_tt_depth_slack
+            || e.bound & BOUND_LOWER == 0
+            || tt_value.abs() >= VALUE_MATE_IN_MAX_PLY
+        {
+            return Ok(None);
         }
+        let singular_beta = tt_value - p.singular_margin_per_depth * depth;
+        self.stack[ply].excluded = Some(tm);
+        let v = self.search(
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            cut_node,
+            true,
+        );
+        self.stack[ply].excluded = None;
+        if self.shared.stopped() {
+            return Err(0);
+        }
+        if v < singular_beta {
+            Ok(Some(tm))
+        } else if singular_beta >= beta {
+            Err(singular_beta)
+        } else {
+            Ok(None)
+        }
+    }
 
-        // Step 7. The moves, best first.
+    /// Step 8: whether move `m` (number `move_count`) may be skipped at shallow depth.
+    #[allow(clippy::too_many_arguments)]
+    fn prunable(
+        &self,
+        node: &NodeInfo,
+        m: Move,
+        alpha: Value,
+        depth: i32,
+        move_count: usize,
+        tactical: bool,
+        order_score: i32,
+    ) -> bool {
+        let p = self.params;
+        if tactical {
+            return depth <= p.see_tactical_max_depth
+                && order_score < 0
+                && see(&self.pos, m) < -p.see_tactical_per_depth * depth;
+        }
+        let lmp_limit = (p.lmp_base + depth * depth) as usize / if node.improving { 1 } else { 2 }
+            + p.lmp_extra;
+        (depth <= p.lmp_max_depth && move_count > lmp_limit)
+            || (depth <= p.futility_max_depth
+                && node.static_eval + p.futility_base + p.futility_per_depth * depth <= alpha
+                && order_score < (1 << 26))
+            || (depth <= p.see_quiet_max_depth && see(&self.pos, m) < -p.see_quiet_per_depth * depth)
+            // A quiet move with a bad record here and in these continuations.
+            || (depth <= p.history_prune_max_depth && order_score < -p.history_prune_per_depth * depth)
+    }
+
+    /// Steps 7-11: every move, best first, with pruning, extensions and late move reductions.
+    /// Returns the best value and move, or (`Err`) the node's value when it has no move (mate)
+    /// or the search was stopped.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        node: &NodeInfo,
+        mut alpha: Value,
+        beta: Value,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+        singular: Option<Move>,
+    ) -> Result<(Value, Option<Move>), Value> {
+        let p = self.params;
         let counter = self.history.counter_move(&self.pos);
-        let killers = self.killers[ply];
+        let killers = self.stack[ply].killers;
         let mut picker = {
             let hist = |m: Move| self.quiet_score(ply, m);
             MovePicker::new(
                 &self.pos,
                 &Ordering {
-                    tt_move,
+                    tt_move: node.tt_move,
                     killers,
                     counter,
                     history: &hist,
@@ -695,15 +881,16 @@ impl<'a> Searcher<'a> {
         };
         if picker.is_empty() {
             // No legal move: mated (or, never in practice, stalemated: also a loss).
-            return -VALUE_MATE + ply as Value;
+            return Err(-VALUE_MATE + ply as Value);
         }
+        let in_check = node.in_check;
         let mut best_value = -VALUE_INFINITE;
         let mut best_move = None;
         let mut move_count = 0;
         let mut quiets: [Option<Move>; 64] = [None; 64];
         let mut quiet_count = 0;
         while let Some((m, order_score)) = picker.next() {
-            if Some(m) == excluded {
+            if Some(m) == node.excluded {
                 continue;
             }
             move_count += 1;
@@ -711,30 +898,13 @@ impl<'a> Searcher<'a> {
             let gives_check = self.pos.gives_check(m);
 
             // Step 8. Pruning at shallow depth.
-            if ply > 0 && best_value > -VALUE_MATE_IN_MAX_PLY && !in_check && !gives_check {
-                if !tactical {
-                    if depth <= 5
-                        && move_count
-                            > (3 + depth * depth) as usize / if improving { 1 } else { 2 } + 2
-                    {
-                        continue;
-                    }
-                    if depth <= 6
-                        && static_eval + 150 + 110 * depth <= alpha
-                        && order_score < (1 << 26)
-                    {
-                        continue;
-                    }
-                    if depth <= 6 && see(&self.pos, m) < -50 * depth {
-                        continue;
-                    }
-                    // A quiet move with a bad record here and in these continuations.
-                    if depth <= 4 && order_score < -4000 * depth {
-                        continue;
-                    }
-                } else if depth <= 6 && order_score < 0 && see(&self.pos, m) < -120 * depth {
-                    continue;
-                }
+            if ply > 0
+                && best_value > -VALUE_MATE_IN_MAX_PLY
+                && !in_check
+                && !gives_check
+                && self.prunable(node, m, alpha, depth, move_count, tactical, order_score)
+            {
+                continue;
             }
 
             // Step 9. Check extension.
@@ -742,7 +912,7 @@ impl<'a> Searcher<'a> {
             let new_depth = depth - 1 + ext;
             // The history that late-move reductions weigh, read only where they apply (and
             // before the move is made).
-            let reducible = move_count > 1 && depth >= 3 && !tactical && !in_check;
+            let reducible = move_count > 1 && depth >= p.lmr_min_depth && !tactical && !in_check;
             let stat = if reducible {
                 self.quiet_score(ply, m)
             } else {
@@ -750,7 +920,7 @@ impl<'a> Searcher<'a> {
             };
 
             self.do_move(ply, m);
-            self.cont_keys[ply] = ContKey::after(&self.pos, m);
+            self.stack[ply].cont_key = ContKey::after(&self.pos, m);
             let mut v;
             if move_count == 1 {
                 v = -self.search(
@@ -769,7 +939,7 @@ impl<'a> Searcher<'a> {
                     r += i32::from(!pv_node) + i32::from(cut_node)
                         - i32::from(order_score >= (1 << 26));
                     r -= i32::from(gives_check);
-                    r -= stat / 12000;
+                    r -= stat / p.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true, false);
@@ -782,7 +952,7 @@ impl<'a> Searcher<'a> {
             }
             self.pos.undo_move(m);
             if self.shared.stopped() {
-                return 0;
+                return Err(0);
             }
 
             if v > best_value {
@@ -807,15 +977,28 @@ impl<'a> Searcher<'a> {
                 quiet_count += 1;
             }
         }
-
-        if best_value == -VALUE_INFINITE && (move_count > 0 || excluded.is_some()) {
+        if best_value == -VALUE_INFINITE && (move_count > 0 || node.excluded.is_some()) {
             // Every move was pruned (or the only move was left out): fail low at alpha.
             best_value = alpha;
         }
-        if excluded.is_some() {
-            // A verdict on all moves but one is no verdict on the position.
-            return best_value;
-        }
+        Ok((best_value, best_move))
+    }
+
+    /// Step 12: teaches the correction history how far the static evaluation was off (only
+    /// where the result says something about the position's quiet value: no capture as the
+    /// best move, and the bound on the informative side of the evaluation), and stores the
+    /// result in the table.
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        node: &NodeInfo,
+        best_value: Value,
+        best_move: Option<Move>,
+        beta: Value,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) {
         let bound = if best_value >= beta {
             BOUND_LOWER
         } else if pv_node && best_move.is_some() {
@@ -823,51 +1006,47 @@ impl<'a> Searcher<'a> {
         } else {
             BOUND_UPPER
         };
-        // Step 12. Teach the correction history how far the static evaluation was off: only
-        // where the result says something about the position's quiet value (no capture as the
-        // best move) and the bound lies on the informative side of the evaluation.
         let informative = match bound {
-            BOUND_LOWER => best_value > static_eval,
-            BOUND_UPPER => best_value < static_eval,
+            BOUND_LOWER => best_value > node.static_eval,
+            BOUND_UPPER => best_value < node.static_eval,
             _ => true,
         };
-        if !in_check
+        if !node.in_check
             && informative
             && best_move.is_none_or(|m| !is_tactical(&self.pos, m))
             && best_value.abs() < VALUE_MATE_IN_MAX_PLY
         {
             self.history
                 .correction
-                .update(&self.pos, best_value - raw_eval, depth);
+                .update(&self.pos, best_value - node.raw_eval, depth);
         }
         self.tt.store(
-            key,
+            node.key,
             TtEntry {
-                mv: best_move.or(tt_move),
+                mv: best_move.or(node.tt_move),
                 value: value_to_tt(best_value, ply),
-                eval: if in_check { 0 } else { raw_eval },
+                eval: if node.in_check { 0 } else { node.raw_eval },
                 depth,
                 bound,
             },
         );
-        best_value
     }
 
     /// The root's accumulators, summed afresh: the net's when it evaluates, else the
     /// king–piece table's.
     fn refresh_root(&mut self) {
         match &self.options.net {
-            Some(net) => self.nnue[0] = nnue::Accumulator::new(&self.pos, net),
-            None => self.acc[0] = Accumulator::new(&self.pos),
+            Some(net) => self.stack[0].nnue = nnue::Accumulator::new(&self.pos, net),
+            None => self.stack[0].kp = Accumulator::new(&self.pos),
         }
     }
 
     /// A null move changes no piece: the node after it has the same accumulators.
     fn copy_accumulators(&mut self, ply: usize) {
         if self.options.net.is_some() {
-            self.nnue[ply + 1] = self.nnue[ply];
+            self.stack[ply + 1].nnue = self.stack[ply].nnue;
         } else {
-            self.acc[ply + 1] = self.acc[ply];
+            self.stack[ply + 1].kp = self.stack[ply].kp;
         }
     }
 
@@ -876,10 +1055,12 @@ impl<'a> Searcher<'a> {
         self.pos.do_move(m);
         match &self.options.net {
             Some(net) => {
-                let (before, after) = self.nnue.split_at_mut(ply + 1);
-                before[ply].after_into(&self.pos, m, net, &mut after[0]);
+                let (before, after) = self.stack.split_at_mut(ply + 1);
+                before[ply]
+                    .nnue
+                    .after_into(&self.pos, m, net, &mut after[0].nnue);
             }
-            None => self.acc[ply + 1] = self.acc[ply].after(&self.pos, m),
+            None => self.stack[ply + 1].kp = self.stack[ply].kp.after(&self.pos, m),
         }
     }
 
@@ -888,18 +1069,20 @@ impl<'a> Searcher<'a> {
         match &self.options.net {
             Some(net) => {
                 debug_assert_eq!(
-                    self.nnue[ply],
+                    self.stack[ply].nnue,
                     nnue::Accumulator::new(&self.pos, net),
                     "{:?}",
                     self.pos
                 );
-                self.nnue[ply]
+                self.stack[ply]
+                    .nnue
                     .evaluate(self.pos.side_to_move(), net)
                     .clamp(-nnue::EVAL_LIMIT, nnue::EVAL_LIMIT)
             }
             None => {
-                debug_assert_eq!(self.acc[ply], Accumulator::new(&self.pos), "{:?}", self.pos);
-                evaluate_with_table(&self.pos, self.acc[ply].value_black())
+                let kp = self.stack[ply].kp;
+                debug_assert_eq!(kp, Accumulator::new(&self.pos), "{:?}", self.pos);
+                evaluate_with_table(&self.pos, kp.value_black())
             }
         }
     }
@@ -950,11 +1133,14 @@ impl<'a> Searcher<'a> {
     }
 
     fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &[Option<Move>]) {
-        if self.killers[ply][0] != Some(m) {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = Some(m);
+        let killers = &mut self.stack[ply].killers;
+        if killers[0] != Some(m) {
+            killers[1] = killers[0];
+            killers[0] = Some(m);
         }
-        let bonus = (300 * depth - 200).min(2500);
+        let p = self.params;
+        let bonus =
+            (p.history_bonus_per_depth * depth - p.history_bonus_offset).min(p.history_bonus_max);
         let parents = self.cont_parents(ply);
         self.history.update(&self.pos, m, parents, bonus);
         for q in tried.iter().flatten() {
@@ -1010,7 +1196,7 @@ impl<'a> Searcher<'a> {
             if stand_pat >= beta {
                 return stand_pat;
             }
-            if qdepth >= 12 {
+            if qdepth >= self.params.qsearch_max_depth {
                 return stand_pat;
             }
             best = stand_pat;
@@ -1033,7 +1219,8 @@ impl<'a> Searcher<'a> {
                     .pos
                     .piece_on(m.to())
                     .map_or(0, |p| piece_value(p.piece_type()));
-                if stand_pat + gain + 250 < alpha && !m.is_promotion() {
+                if stand_pat + gain + self.params.qsearch_delta_margin < alpha && !m.is_promotion()
+                {
                     continue;
                 }
                 if see(&self.pos, m) < 0 {
