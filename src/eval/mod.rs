@@ -25,12 +25,10 @@ use crate::types::{Color, PieceType, Square};
 
 pub type Value = i32;
 
-/// Chebyshev distance between two squares (kings' steps).
+/// Chebyshev distance between two squares (kings' steps), as a table index.
 #[inline(always)]
 fn distance(a: Square, b: Square) -> usize {
-    let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
-    let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
-    df.max(dr) as usize
+    Square::distance(a, b) as usize
 }
 
 /// Where `sq` lies relative to king square `k`, if within two files and two ranks: (|file

@@ -11,43 +11,101 @@ pub use dfpn::{verify_mate_line, SolveLimits, Solver, Verdict};
 pub use notation::japanese_line;
 
 use crate::attacks;
+use crate::bitboard::Bitboard;
 use crate::movegen::{count_legal, generate_legal, MoveList};
 use crate::position::Position;
-use crate::types::Move;
+use crate::types::{Move, PieceType};
 
 /// A move that checkmates at once, if the side to move has one.
 ///
-/// Only moves that can give check are tried: every legal move is generated, and those that
-/// land next to the enemy king, on a knight's checking square, or on an open line to it are
-/// tested with `gives_check`, then played to see whether any reply is left.
+/// A dedicated generator: it never generates every legal move. It tries
+/// - drops (not of a pawn: a pawn-drop mate is illegal) on the empty squares from which the
+///   dropped kind would attack the enemy king;
+/// - board moves, with and without promotion, to the squares from which the moved piece
+///   attacks the king (next to it, a knight's jump away, or on an open line to it), and every
+///   move of a piece that shields the king from one of our sliders (a discovered check).
+///
+/// Each candidate is checked with `gives_check` and `is_legal`, then played to see whether any
+/// reply is left.
 pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     if pos.in_check() {
         return None;
     }
     let us = pos.side_to_move();
-    let ek = pos.king_square(!us)?;
+    let them = !us;
+    let ek = pos.king_square(them)?;
     let occ = pos.occupied();
+    let empty = !occ;
+    let hand = pos.hand(us);
+    // Drops: the kind, seen from the king, attacks the square exactly when the square would
+    // attack the king (attacks are symmetric once the colour is turned).
+    for pt in PieceType::HAND {
+        if pt == PieceType::Pawn || !hand.has(pt) {
+            continue;
+        }
+        for to in attacks::attacks(them, pt, ek, occ) & empty {
+            let m = Move::drop(pt, to);
+            if pos.is_legal(m) && mates(pos, m) {
+                return Some(m);
+            }
+        }
+    }
+    // Board moves.
     let near = attacks::king_attacks(ek)
-        | attacks::knight_attacks(!us, ek)
+        | attacks::knight_attacks(them, ek)
         | attacks::rook_attacks(ek, occ)
         | attacks::bishop_attacks(ek, occ);
-    let mut list = MoveList::new();
-    generate_legal(pos, &mut list);
-    for &m in list.iter() {
-        if !near.contains(m.to()) && (m.is_drop() || !pos.blockers(!us).contains(m.from())) {
+    let shields = pos.blockers(them) & pos.pieces_of(us);
+    let zone = Bitboard::promotion_zone(us);
+    for from in pos.pieces_of(us) {
+        let Some(piece) = pos.piece_on(from) else {
             continue;
-        }
-        if !pos.gives_check(m) {
-            continue;
-        }
-        pos.do_move(m);
-        let mated = count_legal(pos) == 0;
-        pos.undo_move(m);
-        if mated {
-            return Some(m);
+        };
+        let pt = piece.piece_type();
+        let reach = attacks::attacks(us, pt, from, occ).and_not(pos.pieces_of(us));
+        let targets = if shields.contains(from) {
+            reach
+        } else {
+            reach & near
+        };
+        for to in targets {
+            let can_promote = pt.can_promote() && (zone.contains(from) || zone.contains(to));
+            for promote in [true, false] {
+                if promote && !can_promote {
+                    continue;
+                }
+                if !promote && Position::must_promote(us, pt, to) {
+                    continue;
+                }
+                let m = Move::normal(from, to, promote);
+                if pos.gives_check(m) && pos.is_legal(m) && mates(pos, m) {
+                    return Some(m);
+                }
+            }
         }
     }
     None
+}
+
+/// Whether the legal move `m` leaves the opponent in check without a reply.
+fn mates(pos: &mut Position, m: Move) -> bool {
+    pos.do_move(m);
+    let mated = pos.in_check() && count_legal(pos) == 0;
+    pos.undo_move(m);
+    mated
+}
+
+/// The same answer as [`mate_in_one`] by brute force (every legal move): the reference its
+/// tests compare with.
+pub fn mate_in_one_by_brute_force(pos: &mut Position) -> Option<Move> {
+    if pos.in_check() {
+        return None;
+    }
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    list.iter()
+        .copied()
+        .find(|&m| pos.gives_check(m) && mates(pos, m))
 }
 
 #[cfg(test)]
@@ -64,5 +122,44 @@ mod tests {
         // A pawn-drop mate is illegal, so there is no mate in one here.
         let mut q = Position::from_sfen("7lk/9/8S/9/9/9/9/7L1/8K b P 1").unwrap();
         assert_eq!(mate_in_one(&mut q), None);
+    }
+
+    #[test]
+    fn agrees_with_brute_force_on_random_games() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut list = MoveList::new();
+        let (mut positions, mut mates_found) = (0, 0);
+        for start in [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "ln1g5/1r2S1k2/p2pppn2/2ps2p2/1p7/2P6/PPSPPPPLP/2G2K1pr/LN4G1b w BGSLPnp 62",
+        ] {
+            for _ in 0..60 {
+                let mut pos = Position::from_sfen(start).unwrap();
+                for _ in 0..120 {
+                    let fast = mate_in_one(&mut pos);
+                    let slow = mate_in_one_by_brute_force(&mut pos);
+                    assert_eq!(fast.is_some(), slow.is_some(), "{}", pos.to_sfen());
+                    if let Some(m) = fast {
+                        assert!(pos.is_legal(m) && mates(&mut pos, m), "{}", pos.to_sfen());
+                        mates_found += 1;
+                    }
+                    positions += 1;
+                    list.clear();
+                    generate_legal(&pos, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    let m = list[rng.gen_range(0..list.len())];
+                    pos.do_move(m);
+                }
+            }
+        }
+        assert!(
+            positions > 10_000 && mates_found > 50,
+            "{positions} {mates_found}"
+        );
     }
 }

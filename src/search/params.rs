@@ -1,153 +1,167 @@
 //! Every margin, reduction and budget of the search, named in one place so that it can be read,
-//! changed and tuned. Depths are in plies, margins in centipawns.
+//! changed and tuned. Depths are in plies, margins in centipawns. Each one can also be set
+//! through the hidden USI option `Param_<name>` (for tuning matches: `hayate match --engine
+//! ... option.Param_lmr_divisor=2.0`).
 
-/// The search's numbers. [`DEFAULT`] is what the engine plays with.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SearchParams {
+macro_rules! search_params {
+    ($( $(#[$doc:meta])* $name:ident : $ty:ty = $default:expr, )*) => {
+        /// The search's numbers. [`DEFAULT`] is what the engine plays with.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct SearchParams {
+            $( $(#[$doc])* pub $name: $ty, )*
+        }
+
+        pub const DEFAULT: SearchParams = SearchParams {
+            $( $name: $default, )*
+        };
+
+        impl SearchParams {
+            /// Every parameter's name.
+            pub const NAMES: &'static [&'static str] = &[$( stringify!($name) ),*];
+
+            /// Sets the parameter `name` from its text.
+            pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+                match name {
+                    $( stringify!($name) => {
+                        self.$name = value.trim().parse().map_err(|_| {
+                            format!("search parameter {name}: bad value '{value}'")
+                        })?;
+                    } )*
+                    _ => return Err(format!("unknown search parameter '{name}'")),
+                }
+                Ok(())
+            }
+        }
+    };
+}
+
+search_params! {
     // Iterative deepening.
     /// Half-width of the first aspiration window; it grows by half on each failure.
-    pub aspiration_delta: i32,
+    aspiration_delta: i32 = 30,
     /// Aspiration windows start at this depth (full window below).
-    pub aspiration_min_depth: i32,
+    aspiration_min_depth: i32 = 4,
 
     // The root.
     /// Root moves that check are extended below this depth.
-    pub root_check_extension_below: i32,
+    root_check_extension_below: i32 = 6,
     /// Root moves after this many (past the principal variation's) may be reduced.
-    pub root_lmr_after: usize,
+    root_lmr_after: usize = 2,
 
     // Late move reductions: `base + ln(depth) · ln(move number) / divisor`.
-    pub lmr_base: f64,
-    pub lmr_divisor: f64,
-    pub lmr_min_depth: i32,
+    lmr_base: f64 = 0.5,
+    lmr_divisor: f64 = 2.2,
+    lmr_min_depth: i32 = 3,
     /// One ply less reduction per this much history.
-    pub lmr_history_divisor: i32,
-    /// Drops within this king distance of the enemy king are reduced one ply less.
-    pub lmr_drop_near_king: usize,
+    lmr_history_divisor: i32 = 12000,
+    /// Drops within this king distance of the enemy king are reduced one ply less (0: off).
+    lmr_drop_near_king: u32 = 0,
+    /// Whether checking moves are reduced at all (one ply less than other moves).
+    lmr_reduce_checks: bool = true,
+
+    // Extensions.
+    /// Checks are extended only when they do not lose material by static exchange.
+    check_extension_needs_see: bool = true,
 
     // Reverse futility pruning.
-    pub rfp_max_depth: i32,
-    pub rfp_margin_per_depth: i32,
-    pub rfp_improving_bonus: i32,
+    rfp_max_depth: i32 = 6,
+    rfp_margin_per_depth: i32 = 100,
+    rfp_improving_bonus: i32 = 40,
 
     // Null move: reduction `base + depth / depth_divisor + min((eval − beta) / eval_divisor,
     // eval_max)`.
-    pub null_min_depth: i32,
-    pub null_base_reduction: i32,
-    pub null_depth_divisor: i32,
-    pub null_eval_divisor: i32,
-    pub null_eval_max: i32,
+    null_min_depth: i32 = 3,
+    null_base_reduction: i32 = 3,
+    null_depth_divisor: i32 = 4,
+    null_eval_divisor: i32 = 200,
+    null_eval_max: i32 = 3,
 
     /// Internal iterative reduction: nodes without a table move this deep lose a ply.
-    pub iir_min_depth: i32,
+    iir_min_depth: i32 = 4,
 
     // Singular extension of the table move.
-    pub singular_min_depth: i32,
+    singular_min_depth: i32 = 8,
     /// The table entry may be this much shallower than the node.
-    pub singular_tt_depth_slack: i32,
+    singular_tt_depth_slack: i32 = 3,
     /// The other moves must fail below the table value minus this times depth.
-    pub singular_margin_per_depth: i32,
+    singular_margin_per_depth: i32 = 2,
 
     // Pruning of quiet moves near the leaves.
     /// Late move pruning: after `(base + depth²) / (improving ? 1 : 2) + extra` moves.
-    pub lmp_max_depth: i32,
-    pub lmp_base: i32,
-    pub lmp_extra: usize,
+    lmp_max_depth: i32 = 5,
+    lmp_base: i32 = 3,
+    lmp_extra: usize = 2,
     /// Futility: the static evaluation plus `base + per_depth · depth` is still below alpha.
-    pub futility_max_depth: i32,
-    pub futility_base: i32,
-    pub futility_per_depth: i32,
+    futility_max_depth: i32 = 6,
+    futility_base: i32 = 150,
+    futility_per_depth: i32 = 110,
     /// Quiet moves that lose more than `per_depth · depth` by static exchange.
-    pub see_quiet_max_depth: i32,
-    pub see_quiet_per_depth: i32,
+    see_quiet_max_depth: i32 = 6,
+    see_quiet_per_depth: i32 = 50,
     /// Quiet moves whose history is below `-per_depth · depth`.
-    pub history_prune_max_depth: i32,
-    pub history_prune_per_depth: i32,
+    history_prune_max_depth: i32 = 4,
+    history_prune_per_depth: i32 = 4000,
     /// Captures with a bad order score that lose more than `per_depth · depth`.
-    pub see_tactical_max_depth: i32,
-    pub see_tactical_per_depth: i32,
+    see_tactical_max_depth: i32 = 6,
+    see_tactical_per_depth: i32 = 120,
 
     // History.
     /// Bonus `min(per_depth · depth − offset, max)`.
-    pub history_bonus_per_depth: i32,
-    pub history_bonus_offset: i32,
-    pub history_bonus_max: i32,
+    history_bonus_per_depth: i32 = 300,
+    history_bonus_offset: i32 = 200,
+    history_bonus_max: i32 = 2500,
 
     // Quiescence.
     /// Captures that cannot lift the stand-pat within this margin of alpha are skipped.
-    pub qsearch_delta_margin: i32,
+    qsearch_delta_margin: i32 = 250,
     /// Quiescence stops at this many plies.
-    pub qsearch_max_depth: u32,
+    qsearch_max_depth: u32 = 12,
+    /// Quiet checks are searched at the first ply of quiescence.
+    qsearch_checks: bool = false,
+
+    // Mate in one.
+    /// The main search looks for a mate in one only at nodes the table does not know.
+    mate_in_one_tt_miss_only: bool = false,
+    /// Quiescence looks for a mate in one (at nodes the table does not know).
+    qsearch_mate_in_one: bool = false,
 
     // Mate search by df-pn.
     /// At PV nodes this deep, a df-pn run of `base + per_depth · depth` nodes.
-    pub pv_mate_min_depth: i32,
-    pub pv_mate_base_nodes: u64,
-    pub pv_mate_nodes_per_depth: u64,
+    pv_mate_min_depth: i32 = 6,
+    pv_mate_base_nodes: u64 = 64,
+    pv_mate_nodes_per_depth: u64 = 32,
     /// At the root between iterations, from this depth: a share (1/n) of the nodes searched
     /// since the last run, at least `min_nodes`.
-    pub root_mate_min_depth: i32,
-    pub root_mate_share: u64,
-    pub root_mate_min_nodes: u64,
+    root_mate_min_depth: i32 = 5,
+    root_mate_share: u64 = 32,
+    root_mate_min_nodes: u64 = 1_000,
     /// The opponent's mate after the best root move: 1/share of the nodes since the last
     /// check, at least `min_nodes`; a move is checked again only with `growth` times more.
-    pub safety_share: u64,
-    pub safety_min_nodes: u64,
-    pub safety_growth: u64,
+    safety_share: u64 = 8,
+    safety_min_nodes: u64 = 2_000,
+    safety_growth: u64 = 4,
 }
-
-pub const DEFAULT: SearchParams = SearchParams {
-    aspiration_delta: 30,
-    aspiration_min_depth: 4,
-    root_check_extension_below: 6,
-    root_lmr_after: 2,
-    lmr_base: 0.5,
-    lmr_divisor: 2.2,
-    lmr_min_depth: 3,
-    lmr_history_divisor: 12000,
-    lmr_drop_near_king: 0,
-    rfp_max_depth: 6,
-    rfp_margin_per_depth: 100,
-    rfp_improving_bonus: 40,
-    null_min_depth: 3,
-    null_base_reduction: 3,
-    null_depth_divisor: 4,
-    null_eval_divisor: 200,
-    null_eval_max: 3,
-    iir_min_depth: 4,
-    singular_min_depth: 8,
-    singular_tt_depth_slack: 3,
-    singular_margin_per_depth: 2,
-    lmp_max_depth: 5,
-    lmp_base: 3,
-    lmp_extra: 2,
-    futility_max_depth: 6,
-    futility_base: 150,
-    futility_per_depth: 110,
-    see_quiet_max_depth: 6,
-    see_quiet_per_depth: 50,
-    history_prune_max_depth: 4,
-    history_prune_per_depth: 4000,
-    see_tactical_max_depth: 6,
-    see_tactical_per_depth: 120,
-    history_bonus_per_depth: 300,
-    history_bonus_offset: 200,
-    history_bonus_max: 2500,
-    qsearch_delta_margin: 250,
-    qsearch_max_depth: 12,
-    pv_mate_min_depth: 6,
-    pv_mate_base_nodes: 64,
-    pv_mate_nodes_per_depth: 32,
-    root_mate_min_depth: 5,
-    root_mate_share: 32,
-    root_mate_min_nodes: 1_000,
-    safety_share: 8,
-    safety_min_nodes: 2_000,
-    safety_growth: 4,
-};
 
 impl Default for SearchParams {
     fn default() -> SearchParams {
         DEFAULT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_are_set_by_name_and_bad_values_refused() {
+        let mut p = DEFAULT;
+        p.set("lmr_divisor", "2.5").unwrap();
+        assert_eq!(p.lmr_divisor, 2.5);
+        p.set("null_min_depth", " 4 ").unwrap();
+        assert_eq!(p.null_min_depth, 4);
+        assert!(p.set("null_min_depth", "deep").is_err());
+        assert!(p.set("no_such_thing", "1").is_err());
+        assert_eq!(p.null_min_depth, 4);
+        assert!(SearchParams::NAMES.contains(&"qsearch_max_depth"));
     }
 }

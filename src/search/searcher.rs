@@ -12,6 +12,7 @@ use crate::eval::kp::Accumulator;
 use crate::eval::nnue;
 use crate::eval::{evaluate_with_table, piece_value};
 use crate::mate::{mate_in_one, SolveLimits, Solver, Verdict};
+use crate::movegen::{generate_checks, MoveList};
 use crate::position::{EnteringKingRule, Position, Repetition};
 use crate::tt::{TranspositionTable, TtEntry, BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER};
 use crate::types::{Color, Move};
@@ -715,10 +716,13 @@ impl<'a> Searcher<'a> {
         let p = self.params;
         let static_eval = node.static_eval;
 
-        // Step 4. Mate in one: a checking move that leaves no reply.
-        if let Some(m) = mate_in_one(&mut self.pos) {
-            self.update_pv_single(ply, m);
-            return Some(VALUE_MATE - ply as Value - 1);
+        // Step 4. Mate in one: a checking move that leaves no reply. A node the table knows
+        // was searched before, and a mate there would be in the table already.
+        if !(p.mate_in_one_tt_miss_only && node.tte.is_some()) {
+            if let Some(m) = mate_in_one(&mut self.pos) {
+                self.update_pv_single(ply, m);
+                return Some(VALUE_MATE - ply as Value - 1);
+            }
         }
 
         // Step 4b. At PV nodes deep enough to afford it, a short df-pn run finds mates by
@@ -908,11 +912,26 @@ impl<'a> Searcher<'a> {
             }
 
             // Step 9. Check extension.
-            let ext = i32::from(Some(m) == singular || (gives_check && see(&self.pos, m) >= 0));
+            let ext = i32::from(
+                Some(m) == singular
+                    || (gives_check && (!p.check_extension_needs_see || see(&self.pos, m) >= 0)),
+            );
             let new_depth = depth - 1 + ext;
             // The history that late-move reductions weigh, read only where they apply (and
             // before the move is made).
-            let reducible = move_count > 1 && depth >= p.lmr_min_depth && !tactical && !in_check;
+            let reducible = move_count > 1
+                && depth >= p.lmr_min_depth
+                && !tactical
+                && !in_check
+                && (p.lmr_reduce_checks || !gives_check);
+            let drop_near_king = p.lmr_drop_near_king > 0
+                && m.is_drop()
+                && self
+                    .pos
+                    .king_square(!self.pos.side_to_move())
+                    .is_some_and(|k| {
+                        crate::types::Square::distance(m.to(), k) <= p.lmr_drop_near_king
+                    });
             let stat = if reducible {
                 self.quiet_score(ply, m)
             } else {
@@ -938,7 +957,7 @@ impl<'a> Searcher<'a> {
                     r = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
                     r += i32::from(!pv_node) + i32::from(cut_node)
                         - i32::from(order_score >= (1 << 26));
-                    r -= i32::from(gives_check);
+                    r -= i32::from(gives_check) + i32::from(drop_near_king);
                     r -= stat / p.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -1196,6 +1215,12 @@ impl<'a> Searcher<'a> {
             if stand_pat >= beta {
                 return stand_pat;
             }
+            if self.params.qsearch_mate_in_one
+                && tte.is_none()
+                && mate_in_one(&mut self.pos).is_some()
+            {
+                return VALUE_MATE - ply as Value - 1;
+            }
             if qdepth >= self.params.qsearch_max_depth {
                 return stand_pat;
             }
@@ -1241,6 +1266,33 @@ impl<'a> Searcher<'a> {
                         break;
                     }
                     alpha = v;
+                }
+            }
+        }
+        // At its first ply, quiescence also tries the quiet checks that lose nothing: in shogi
+        // a check is often the only way to keep the initiative.
+        if !in_check && qdepth == 0 && self.params.qsearch_checks && best < beta {
+            let mut checks = MoveList::new();
+            generate_checks(&self.pos, &mut checks);
+            for &m in checks.iter() {
+                if is_tactical(&self.pos, m) || see(&self.pos, m) < 0 {
+                    continue;
+                }
+                self.do_move(ply, m);
+                let v = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
+                self.pos.undo_move(m);
+                if self.shared.stopped() {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        best_move = Some(m);
+                        if v >= beta {
+                            break;
+                        }
+                        alpha = v;
+                    }
                 }
             }
         }

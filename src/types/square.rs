@@ -70,6 +70,18 @@ impl Square {
         Square(80 - self.0)
     }
 
+    /// The number of king steps between two squares (Chebyshev distance).
+    #[inline(always)]
+    pub const fn distance(a: Square, b: Square) -> u32 {
+        let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
+        let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
+        if df > dr {
+            df
+        } else {
+            dr
+        }
+    }
+
     /// The square `df` files and `dr` ranks away, if it is on the board.
     pub const fn offset(self, df: i8, dr: i8) -> Option<Square> {
         let f = self.file() as i8 + df;

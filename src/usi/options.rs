@@ -160,6 +160,11 @@ impl Options {
             "FlippedBook" => self.book.flipped = check()?,
             "ConsiderBookMoveCount" => self.book.consider_count = check()?,
             "UseNNUE" => self.use_nnue = check()?,
+            // Hidden options for tuning matches: every search parameter by name.
+            p if p.starts_with("Param_") => {
+                let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
+                s.params.set(&p["Param_".len()..], v)?;
+            }
             "EvalFile" => {
                 let file = value.unwrap_or("").trim();
                 self.net = if file.is_empty() || file == INTERNAL_NET {
