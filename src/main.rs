@@ -394,8 +394,13 @@ fn train_command(args: &[String]) -> ExitCode {
             let valid = r
                 .valid_loss
                 .map_or(String::new(), |v| format!(", valid {v:.6}"));
+            let clear = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+                "\r"
+            } else {
+                ""
+            };
             eprintln!(
-                "epoch {}/{epochs}: train {:.6}{valid}, {:.0} positions/s, rate {:.6}",
+                "{clear}epoch {}/{epochs}: train {:.6}{valid}, {:.0} positions/s, rate {:.6}",
                 r.epoch, r.train_loss, r.positions_per_second, r.rate
             );
             if let Err(e) = std::fs::write(&out, net.quantise().to_bytes()) {
@@ -403,10 +408,13 @@ fn train_command(args: &[String]) -> ExitCode {
             }
         },
         &mut |epoch, done, rate| {
-            eprint!(
-                "\repoch {epoch}/{epochs}: {:5.1}%, {rate:.0} positions/s ",
-                done * 100.0
-            );
+            // A live line on a terminal; a log gets the epoch lines alone.
+            if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+                eprint!(
+                    "\repoch {epoch}/{epochs}: {:5.1}%, {rate:.0} positions/s ",
+                    done * 100.0
+                );
+            }
         },
     );
     if let Some(e) = failed {

@@ -12,7 +12,7 @@
 //!   `--threads`, a run gives the same net bit for bit.
 //! - Each epoch sees every position once, in a shuffled order, each mirrored left to right with
 //!   probability ½ (shogi is symmetric under it).
-//! - The output weights are kept within the range the quantised output needs (`|w2·QB| ≤ 127`).
+//! - The output weights are kept within the range an i16 holds once quantised.
 
 pub mod data;
 
@@ -22,12 +22,12 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use crate::eval::nnue::{mirror_feature, Network, FEATURES, HIDDEN, OUTPUT_SCALE, QA, QB};
+use crate::eval::nnue::{mirror_feature, Network, FEATURES, HIDDEN, OUTPUT_SCALE, QA, QA_ACC, QB};
 use data::Samples;
 
 const H: usize = HIDDEN;
 /// The largest output weight the quantised net can hold.
-const W2_LIMIT: f32 = 127.0 / QB as f32;
+const W2_LIMIT: f32 = 32767.0 / QB as f32;
 
 /// The trainer's settings.
 #[derive(Clone, Debug)]
@@ -148,9 +148,9 @@ impl FloatNet {
             (x * s as f32).round().clamp(-limit as f32, limit as f32) as i16
         };
         Network {
-            w1: self.w1.iter().map(|&x| q(x, QA, 32767)).collect(),
-            b1: self.b1.iter().map(|&x| q(x, QA, 32767)).collect(),
-            w2: self.w2.iter().map(|&x| q(x, QB, 127)).collect(),
+            w1: self.w1.iter().map(|&x| q(x, QA_ACC, 32767)).collect(),
+            b1: self.b1.iter().map(|&x| q(x, QA_ACC, 32767)).collect(),
+            w2: self.w2.iter().map(|&x| q(x, QB, 32767)).collect(),
             b2: (self.b2 * (QA * QB) as f32).round() as i32,
         }
     }
@@ -158,8 +158,8 @@ impl FloatNet {
     /// The float net a quantised one stands for (to continue training from it).
     pub fn from_quantised(n: &Network) -> FloatNet {
         FloatNet {
-            w1: n.w1.iter().map(|&x| x as f32 / QA as f32).collect(),
-            b1: n.b1.iter().map(|&x| x as f32 / QA as f32).collect(),
+            w1: n.w1.iter().map(|&x| x as f32 / QA_ACC as f32).collect(),
+            b1: n.b1.iter().map(|&x| x as f32 / QA_ACC as f32).collect(),
             w2: n.w2.iter().map(|&x| x as f32 / QB as f32).collect(),
             b2: n.b2 as f32 / (QA * QB) as f32,
         }

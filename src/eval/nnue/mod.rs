@@ -13,8 +13,9 @@
 //! - Both sides use the same weights W1. The side to move's accumulator comes first in the
 //!   output layer, so the net knows whose turn it is.
 //! - The activation is SCReLU, `clamp(x, 0, 1)²`.
-//! - Quantised: W1 and the accumulators in units of 1/[`QA`], W2 in units of 1/[`QB`]. The output
-//!   is in units of [`OUTPUT_SCALE`] centipawns, the scale of the trainer's sigmoid.
+//! - Quantised: W1 and the accumulators in units of 1/[`QA_ACC`], the activation's input rounded
+//!   to units of 1/[`QA`], W2 in units of 1/[`QB`]. The output is in units of [`OUTPUT_SCALE`]
+//!   centipawns, the scale of the trainer's sigmoid.
 //!
 //! A move changes at most four features of each side, so the searcher keeps the accumulators
 //! move by move ([`Accumulator::after`]). There are no king buckets, so even a king move is a
@@ -35,17 +36,22 @@ pub const BOARD_FEATURES: usize = 2 * 14 * 81;
 pub const HAND_PER_SIDE: usize = 18 + 4 + 4 + 4 + 4 + 2 + 2;
 /// Features per side.
 pub const FEATURES: usize = BOARD_FEATURES + 2 * HAND_PER_SIDE;
-/// Accumulator quantisation: 1.0 is `QA`.
-pub const QA: i32 = 127;
+/// Activation quantisation: 1.0 is `QA` (the largest value whose square fits an i16).
+pub const QA: i32 = 181;
+/// The accumulators keep `ACC_SHIFT` more bits than the activation, so that the rounding of
+/// forty weights does not add up: 1.0 is `QA_ACC` there, and the activation rounds it back.
+pub const ACC_SHIFT: u32 = 2;
+pub const QA_ACC: i32 = QA << ACC_SHIFT;
 /// Output weight quantisation: 1.0 is `QB`.
-pub const QB: i32 = 64;
+pub const QB: i32 = 1024;
 /// Centipawns per unit of the net's output (the trainer's sigmoid scale).
 pub const OUTPUT_SCALE: i32 = 600;
 
 /// The evaluation stays within this many centipawns, far from the mate scores.
 pub const EVAL_LIMIT: i32 = 20_000;
 
-const MAGIC: &[u8; 16] = b"HAYATE-NNUE-1\0\0\0";
+/// The file's magic names the quantisation too (accumulator 724, activation 181, output 1024).
+const MAGIC: &[u8; 16] = b"HAYATE-NNUE-4\0\0\0";
 
 /// The net compiled into the binary (`train/README.md` says how it is made).
 static SHIPPED: &[u8] = include_bytes!("hayate.nnue");
