@@ -174,6 +174,16 @@ fn a_wrong_win_declaration_loses() {
 }
 
 #[test]
+fn output_that_is_not_utf8_is_no_crash() {
+    // Shift_JIS lines from a Windows engine are read lossily; the engine then resigns.
+    let cfg = cfg_against("sjis", &["--games", "2", "--tc", "depth=1"]);
+    let (res, text) = run(&cfg);
+    assert_eq!(res[0].wld.wins, 2, "{text}");
+    assert!(text.contains("{resignation}"), "{text}");
+    assert!(!text.contains("crash"), "{text}");
+}
+
+#[test]
 fn an_engine_that_never_answers_usiok_is_an_error_at_once() {
     let cfg = cfg_against("noreply", &["--games", "1", "--tc", "depth=1"]);
     let mut out = Vec::new();
@@ -250,6 +260,11 @@ fn bad_input_is_reported_at_once() {
         .err()
         .unwrap()
         .contains("output folder"));
+    for (flag, value) in [("--games", "4000000000"), ("--concurrency", "100000")] {
+        let cfg = config(&["--engine", &h, "--engine", &h, flag, value]);
+        let e = arena::run(&cfg, &mut out).err().unwrap();
+        assert!(e.contains(flag), "{e}");
+    }
     assert!(arena::parse_args(&["--tc".into(), "byoyomi=fast".into()]).is_err());
     assert!(arena::parse_args(&["--frobnicate".into()]).is_err());
 }

@@ -76,6 +76,10 @@ pub fn to_args(text: &str) -> Result<Vec<String>, String> {
                     ));
                 }
             }
+            // One file per --config: a file that named another (or itself) could recurse.
+            ("config", _) => {
+                return Err("a configuration file cannot name another with 'config'".into())
+            }
             ("gauntlet" | "reuse", Value::Boolean(b)) => {
                 if *b {
                     args.push(format!("--{key}"));
@@ -131,5 +135,6 @@ mod tests {
         assert!(cfg.sprt.is_some());
         assert!(to_args("games = [").is_err());
         assert!(to_args("[[engine]]\ncolour = 'red'").is_err());
+        assert!(to_args("config = 'match.toml'").is_err());
     }
 }
