@@ -156,11 +156,13 @@ fn a_crash_loses_and_the_match_goes_on() {
 fn an_engine_that_never_replies_loses_on_time() {
     let cfg = cfg_against(
         "silent",
-        &["--games", "1", "--tc", "movetime=100", "--margin", "200"],
+        &["--games", "1", "--tc", "movetime=100", "--margin", "1000"],
     );
     let start = std::time::Instant::now();
     let (res, text) = run(&cfg);
-    assert!(start.elapsed().as_secs() < 20);
+    // The silent engine loses 1.1 s after its go; the rest is starting engines on a loaded
+    // machine.
+    assert!(start.elapsed().as_secs() < 60);
     assert_eq!(res[0].wld.wins, 1, "{text}");
     assert!(text.contains("{time forfeit}"), "{text}");
 }
