@@ -41,6 +41,33 @@ fn a_drop_of_a_kind_no_hand_holds_is_illegal() {
 }
 
 #[test]
+fn is_legal_agrees_with_the_generator_on_every_move_a_reader_can_build() {
+    // Every board move (promoting or not) and every drop of every kind, on positions with
+    // hands, checks and promoted pieces: `is_legal` holds exactly for the generated moves.
+    let kinds: Vec<PieceType> = PieceType::ALL.to_vec();
+    for sfen in common::STARTS {
+        let pos = common::pos(sfen);
+        let legal = common::legal_moves(&pos);
+        let mut count = 0;
+        for to in Square::all() {
+            for from in Square::all() {
+                for promote in [false, true] {
+                    let m = Move::normal(from, to, promote);
+                    assert_eq!(pos.is_legal(m), legal.contains(&m), "{sfen}: {m}");
+                    count += pos.is_legal(m) as usize;
+                }
+            }
+            for &pt in &kinds {
+                let m = Move::drop(pt, to);
+                assert_eq!(pos.is_legal(m), legal.contains(&m), "{sfen}: {m}");
+                count += pos.is_legal(m) as usize;
+            }
+        }
+        assert_eq!(count, legal.len(), "{sfen}");
+    }
+}
+
+#[test]
 fn a_hand_never_holds_a_kind_that_cannot_be_held() {
     let mut h = Hand::EMPTY;
     for pt in PieceType::HAND {
