@@ -482,7 +482,8 @@ fn mate_command(args: &[String]) -> ExitCode {
     }
     let mut solver = Solver::new(hash_mb);
     let limits = || SolveLimits {
-        deadline: Some(Instant::now() + Duration::from_millis(time_ms)),
+        // A time too far off for the clock is no deadline.
+        deadline: Instant::now().checked_add(Duration::from_millis(time_ms)),
         nodes: max_nodes,
         shorten,
         ..SolveLimits::default()

@@ -61,14 +61,32 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes (at least one bucket), or, when the memory for that
+    /// cannot be had, the largest of `mb / 2`, `mb / 4`, ... that can: a hash size the machine
+    /// cannot give never aborts the engine. [`size_mb`](Self::size_mb) tells what it got.
     pub fn new(mb: usize) -> TranspositionTable {
-        let buckets = ((mb.max(1) << 20) / (BUCKET * 16)).max(1);
-        let mut words = Vec::with_capacity(buckets * BUCKET * 2);
-        words.resize_with(buckets * BUCKET * 2, || AtomicU64::new(0));
+        halving_until_it_fits(mb, TranspositionTable::try_new).unwrap_or_else(|| {
+            // Not even a megabyte: one bucket, or the process is out of memory anyway.
+            TranspositionTable::with_words((0..BUCKET * 2).map(|_| AtomicU64::new(0)).collect())
+        })
+    }
+
+    /// A table of about `mb` megabytes (at least one bucket), or `None` when the allocation
+    /// fails.
+    pub fn try_new(mb: usize) -> Option<TranspositionTable> {
+        let bytes = mb.max(1).checked_mul(1 << 20)?;
+        let buckets = (bytes / (BUCKET * 16)).max(1);
+        let len = buckets.checked_mul(BUCKET * 2)?;
+        let mut words = Vec::new();
+        words.try_reserve_exact(len).ok()?;
+        words.resize_with(len, || AtomicU64::new(0));
+        Some(TranspositionTable::with_words(words))
+    }
+
+    fn with_words(words: Vec<AtomicU64>) -> TranspositionTable {
         TranspositionTable {
+            buckets: words.len() / (BUCKET * 2),
             words,
-            buckets,
             generation: AtomicU64::new(0),
         }
     }
@@ -165,6 +183,20 @@ impl TranspositionTable {
     }
 }
 
+/// `attempt(mb)`, then `attempt(mb / 2)`, ... down to one megabyte: the first that succeeds.
+pub fn halving_until_it_fits<T>(mb: usize, attempt: impl Fn(usize) -> Option<T>) -> Option<T> {
+    let mut mb = mb.max(1);
+    loop {
+        if let Some(t) = attempt(mb) {
+            return Some(t);
+        }
+        if mb == 1 {
+            return None;
+        }
+        mb /= 2;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,5 +217,23 @@ mod tests {
         assert_eq!(tt.probe(0xdead_beef), Some(e));
         assert_eq!(tt.probe(0xdead_bee0), None);
         assert!(tt.hashfull() <= 1000);
+    }
+
+    #[test]
+    fn a_size_that_cannot_be_allocated_gives_a_smaller_table() {
+        // No machine has this much memory: the allocation fails instead of aborting.
+        assert!(TranspositionTable::try_new(usize::MAX).is_none());
+        assert!(TranspositionTable::try_new(usize::MAX >> 21).is_none());
+        assert_eq!(TranspositionTable::try_new(2).map(|t| t.size_mb()), Some(2));
+        // `new` halves a request until it fits (a pretend allocator that grants 3 MB at most:
+        // a real huge request could be granted by overcommit and then fill the memory).
+        let tried = std::cell::RefCell::new(Vec::new());
+        let got = halving_until_it_fits(100, |mb| {
+            tried.borrow_mut().push(mb);
+            (mb <= 3).then_some(mb)
+        });
+        assert_eq!(got, Some(3));
+        assert_eq!(tried.into_inner(), [100, 50, 25, 12, 6, 3]);
+        assert_eq!(halving_until_it_fits(8, |_| None::<()>), None);
     }
 }

@@ -1,6 +1,11 @@
 //! The built binary driven over stdin/stdout as a GUI drives it: a whole game under every time
 //! control, pondering, infinite analysis, and the search's rule knowledge. Every `bestmove` and
 //! every `pv` is checked for legality.
+//!
+//! The suite runs on loaded machines (two cores shared with other jobs): results are asked for
+//! with depth or node limits, and where a test is about time itself (a byoyomi kept, a `stop`
+//! obeyed) its bound is several times what an idle machine needs. Waits for a reply are long;
+//! they only matter when something is broken.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -39,11 +44,11 @@ impl Engine {
             lines,
         };
         e.send("usi");
-        e.expect("usiok", 5000);
+        e.expect("usiok", 30_000);
         e.send("setoption name Threads value 1");
         e.send("setoption name USI_Hash value 16");
         e.send("isready");
-        e.expect("readyok", 10000);
+        e.expect("readyok", 30_000);
         e
     }
 
@@ -151,11 +156,14 @@ fn a_whole_game_under_every_time_control() {
         let go = controls[ply % controls.len()];
         let start = Instant::now();
         e.send(go);
-        let out = e.expect("bestmove", 5000);
+        let out = e.expect("bestmove", 30_000);
         let elapsed = start.elapsed().as_millis();
-        assert!(elapsed < 2500, "{go} took {elapsed} ms");
+        // The longest control allots well under a second; the engine keeps a 100 ms byoyomi
+        // within about 80 ms. The bounds leave room for a loaded machine's scheduling and
+        // still catch a clock that is ignored (a search without limit runs for ever).
+        assert!(elapsed < 10_000, "{go} took {elapsed} ms");
         if go.contains("byoyomi 100") && !go.contains("btime 500") {
-            assert!(elapsed < 400, "{go} took {elapsed} ms");
+            assert!(elapsed < 2_000, "{go} took {elapsed} ms");
         }
         let best = check_output(&pos, &out);
         if best == "resign" || best == "win" {
@@ -179,7 +187,7 @@ fn ponder_hit_and_miss() {
     // No bestmove while pondering, however long.
     e.quiet_for("bestmove", 400);
     e.send("ponderhit");
-    let out = e.expect("bestmove", 3000);
+    let out = e.expect("bestmove", 20_000);
     let mut pos = Position::startpos();
     for m in ["7g7f", "3c3d"] {
         pos.do_move(pos.parse_usi_move(m).unwrap());
@@ -190,13 +198,13 @@ fn ponder_hit_and_miss() {
     e.send("go ponder btime 0 wtime 0 byoyomi 200");
     e.quiet_for("bestmove", 200);
     e.send("stop");
-    e.expect("bestmove", 2000);
+    e.expect("bestmove", 20_000);
 
     // ponderhit with times (YaneuraOu's extension).
     e.send("go ponder");
     e.quiet_for("bestmove", 200);
     e.send("ponderhit btime 0 wtime 0 byoyomi 150");
-    e.expect("bestmove", 3000);
+    e.expect("bestmove", 20_000);
 }
 
 #[test]
@@ -206,23 +214,23 @@ fn infinite_search_waits_for_stop_and_gameover_stops() {
     e.send("go infinite");
     e.quiet_for("bestmove", 700);
     e.send("stop");
-    let out = e.expect("bestmove", 2000);
+    let out = e.expect("bestmove", 20_000);
     check_output(&Position::startpos(), &out);
     // A mate found under infinite must still wait for stop.
     e.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
     e.send("go infinite");
     e.quiet_for("bestmove", 400);
     e.send("gameover lose");
-    e.expect("bestmove", 2000);
+    e.expect("bestmove", 20_000);
     e.send("isready");
-    e.expect("readyok", 2000);
+    e.expect("readyok", 20_000);
 }
 
 fn search(sfen: &str, go: &str) -> (Position, Vec<String>) {
     let mut e = Engine::start();
     e.send(&format!("position sfen {sfen}"));
     e.send(go);
-    let out = e.expect("bestmove", 10000);
+    let out = e.expect("bestmove", 60_000);
     let pos = Position::from_sfen(sfen).unwrap();
     check_output(&pos, &out);
     (pos, out)
@@ -248,6 +256,7 @@ fn finds_mate_in_three() {
 
 #[test]
 fn resigns_when_mated() {
+    // Under a clock as GUIs send it: the answer does not depend on how long the search runs.
     let (_, out) = search(
         "4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1",
         "go btime 0 wtime 0 byoyomi 200",
@@ -270,7 +279,7 @@ fn multipv_gives_distinct_legal_lines() {
     e.send("setoption name MultiPV value 3");
     e.send("position startpos");
     e.send("go depth 5");
-    let out = e.expect("bestmove", 10000);
+    let out = e.expect("bestmove", 60_000);
     check_output(&Position::startpos(), &out);
     let last_depth: Vec<&String> = out
         .iter()
@@ -303,7 +312,7 @@ fn avoids_losing_by_perpetual_check() {
         moves.join(" ")
     ));
     e.send("go depth 6");
-    let out = e.expect("bestmove", 10000);
+    let out = e.expect("bestmove", 60_000);
     let best = out
         .last()
         .unwrap()
@@ -329,14 +338,14 @@ fn malformed_input_is_answered_and_the_engine_goes_on() {
         "go depth",
     ] {
         e.send(bad);
-        let out = e.expect("info string", 3000);
+        let out = e.expect("info string", 20_000);
         assert!(out.last().unwrap().len() < 400);
     }
     e.send("position startpos");
     e.send("go depth 2");
-    e.expect("bestmove", 5000);
+    e.expect("bestmove", 30_000);
     e.send("isready");
-    e.expect("readyok", 2000);
+    e.expect("readyok", 20_000);
 }
 
 #[test]
@@ -345,7 +354,7 @@ fn plays_the_try_under_the_try_rule() {
     e.send("setoption name EnteringKingRule value TryRule");
     e.send("position sfen 9/4K4/9/9/9/9/9/2g6/4k4 b - 1");
     e.send("go depth 3");
-    let out = e.expect("bestmove", 5000);
+    let out = e.expect("bestmove", 30_000);
     assert_eq!(
         out.last().unwrap().split_whitespace().nth(1),
         Some("5b5a"),
@@ -353,12 +362,15 @@ fn plays_the_try_under_the_try_rule() {
     );
 }
 
-/// 将棋図巧 No. 2, a 21-ply mate: far beyond what the alpha-beta search sees in a second.
+/// 将棋図巧 No. 2, a 21-ply mate: far beyond the alpha-beta search's horizon.
 const ZUKO_002: &str = "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1";
 
 #[test]
 fn the_search_plays_a_long_mate_proven_by_df_pn() {
-    let (pos, out) = search(ZUKO_002, "go byoyomi 3000");
+    // The df-pn budget between iterations is a share of the nodes searched, so a depth limit
+    // makes the result the same on any machine: the proof comes after iteration 6 (about
+    // 30,000 nodes), and a proven mate ends the search before depth 12.
+    let (pos, out) = search(ZUKO_002, "go depth 12");
     let mate_line = out
         .iter()
         .rfind(|l| l.contains(" score mate "))
@@ -424,38 +436,42 @@ fn a_move_that_allows_a_long_mate_is_not_played() {
 fn go_mate_answers_checkmate_nomate_timeout_and_stop() {
     let mut e = Engine::start();
     e.send("position sfen 7n1/8k/9/8B/9/9/9/9/9 b 2G 1");
-    e.send("go mate 5000");
+    // Answers that do not depend on time: a short mate found and a bare king proven safe, each
+    // well within a generous limit.
+    e.send("go mate 60000");
     assert_eq!(
-        e.expect("checkmate", 10000).last().unwrap(),
+        e.expect("checkmate", 60_000).last().unwrap(),
         "checkmate G*2c 1b1a G*1b"
     );
     e.send("position sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1");
     e.send("go mate infinite");
     assert_eq!(
-        e.expect("checkmate", 5000).last().unwrap(),
+        e.expect("checkmate", 60_000).last().unwrap(),
         "checkmate nomate"
     );
-    // 将棋無双 No. 1 is far too hard for a fifth of a second.
+    // 将棋無双 No. 1 is far too hard for a fifth of a second (and takes the solver much longer
+    // than the bounds below): the time limit and `stop` must both end the solve. The bounds
+    // are ten times what an idle machine needs.
     let hard = "3g1n1l1/2p1g1r2/5k2S/4p1N+R1/3+p5/7N1/B8/9/9 b 2GSNb2s3l15p 1";
     e.send(&format!("position sfen {hard}"));
     let start = Instant::now();
     e.send("go mate 200");
     assert_eq!(
-        e.expect("checkmate", 5000).last().unwrap(),
+        e.expect("checkmate", 20_000).last().unwrap(),
         "checkmate timeout"
     );
-    assert!(start.elapsed() < Duration::from_millis(2000));
+    assert!(start.elapsed() < Duration::from_millis(5_000));
     e.send("go mate infinite");
     std::thread::sleep(Duration::from_millis(200));
     let start = Instant::now();
     e.send("stop");
     assert_eq!(
-        e.expect("checkmate", 2000).last().unwrap(),
+        e.expect("checkmate", 20_000).last().unwrap(),
         "checkmate timeout"
     );
-    assert!(start.elapsed() < Duration::from_millis(500));
+    assert!(start.elapsed() < Duration::from_millis(5_000));
     // `go mate` owes no bestmove.
     e.quiet_for("bestmove", 300);
     e.send("isready");
-    e.expect("readyok", 5000);
+    e.expect("readyok", 20_000);
 }

@@ -112,6 +112,66 @@ fn a_rejected_position_leaves_the_previous_one() {
         out.contains("SFEN: lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"),
         "{out}"
     );
+    assert!(
+        out.contains("info string the last position was refused"),
+        "{out}"
+    );
+}
+
+#[test]
+fn go_after_a_rejected_position_resigns_with_the_reason() {
+    // The older position is kept for `d`, but `go` must not answer a move of it: the GUI would
+    // play that move where it may be illegal.
+    let out = run(concat!(
+        "position startpos moves 7g7f\n",
+        "position startpos moves 7g7f 5a1a\n",
+        "go depth 1\n",
+        "go perft 1\n",
+        "go mate 100\n",
+        "position startpos moves 7g7f\n",
+        "go depth 1\n",
+    ));
+    let lines: Vec<&str> = out.lines().collect();
+    let answers: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("bestmove") || l.starts_with("checkmate"))
+        .collect();
+    assert_eq!(answers.len(), 3, "{out}");
+    assert_eq!(*answers[0], "bestmove resign", "{out}");
+    assert_eq!(*answers[1], "checkmate timeout", "{out}");
+    assert!(
+        answers[2].starts_with("bestmove ") && *answers[2] != "bestmove resign",
+        "{out}"
+    );
+    let first = lines.iter().position(|l| *l == "bestmove resign").unwrap();
+    assert!(
+        lines[first - 1].starts_with("info string ")
+            && lines[first - 1].contains("illegal move '5a1a'"),
+        "{out}"
+    );
+    assert!(out.contains("info string no position to count"), "{out}");
+    assert!(!out.contains("Nodes searched"), "{out}");
+
+    // Pondering on a refused position: the resignation still waits for `stop`.
+    let out = run("position startpos moves 9z\ngo ponder\nstop\n");
+    assert!(out.ends_with("bestmove resign\n"), "{out}");
+    // A refused line of any kind (here one too long) counts as a refused position.
+    let long = format!(
+        "position startpos moves {}\ngo depth 1\n",
+        "7g7f ".repeat(20_000)
+    );
+    let out = run(&long);
+    assert!(out.ends_with("bestmove resign\n"), "{out}");
+}
+
+#[test]
+fn go_with_clocks_too_large_for_64_bits_still_answers() {
+    let out = run("position startpos\ngo btime 99999999999999999999 wtime -99999999999999999999 byoyomi 99999999999999999999 depth 1\n");
+    assert!(!out.contains("not a number"), "{out}");
+    assert!(
+        out.lines().last().unwrap().starts_with("bestmove "),
+        "{out}"
+    );
 }
 
 #[test]

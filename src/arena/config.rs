@@ -32,9 +32,16 @@ fn scalar(v: &Value) -> Option<String> {
 
 /// The command-line words equivalent to a TOML configuration.
 pub fn to_args(text: &str) -> Result<Vec<String>, String> {
-    let table: Table = text
-        .parse()
-        .map_err(|e| format!("bad match configuration: {e}"))?;
+    let table: Table = text.parse().map_err(|e: toml::de::Error| {
+        // The error's own text quotes the whole line, which may be huge: name the place.
+        let at = e.span().map_or(String::new(), |s| {
+            let before = &text.as_bytes()[..s.start.min(text.len())];
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+            format!(" at line {line}, column {column}")
+        });
+        format!("bad match configuration{at}: {}", e.message())
+    })?;
     let mut args = Vec::new();
     for (key, value) in &table {
         match (key.as_str(), value) {
@@ -75,6 +82,10 @@ pub fn to_args(text: &str) -> Result<Vec<String>, String> {
                         scalar(v).ok_or("sprt values must be numbers")?
                     ));
                 }
+            }
+            // One file per --config: a file that named another (or itself) could recurse.
+            ("config", _) => {
+                return Err("a configuration file cannot name another with 'config'".into())
             }
             ("gauntlet" | "reuse", Value::Boolean(b)) => {
                 if *b {
@@ -131,5 +142,12 @@ mod tests {
         assert!(cfg.sprt.is_some());
         assert!(to_args("games = [").is_err());
         assert!(to_args("[[engine]]\ncolour = 'red'").is_err());
+        assert!(to_args("config = 'match.toml'").is_err());
+        let deep = format!("a = {}{}", "[".repeat(10_000), "]".repeat(10_000));
+        let e = to_args(&deep).unwrap_err();
+        assert!(
+            e.starts_with("bad match configuration at line 1, column ") && e.len() < 200,
+            "{e}"
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! A USI engine in a child process, as the match runner drives it: handshake, options, games,
 //! and waiting for replies with deadlines so that a silent engine never hangs the runner.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -76,6 +76,33 @@ pub struct UsiProcess {
     lines: Receiver<String>,
 }
 
+/// The longest line kept whole; a longer one arrives in pieces of this size, so an engine that
+/// never ends its line cannot fill the runner's memory.
+const MAX_LINE: u64 = 1 << 20;
+
+/// Sends each line an engine writes, decoded lossily: a line that is not UTF-8 (a Shift_JIS
+/// `info string` from a Windows engine) is still a line, and only the end of the output (the
+/// engine exited or closed it) ends the reading.
+fn read_lines(mut reader: impl BufRead, tx: &mpsc::Sender<String>) {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        if buf.last() == Some(&b'\n') {
+            buf.pop();
+        }
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+        if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
+            return;
+        }
+    }
+}
+
 /// How long an engine may take to answer `usi` and `isready`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 pub const READY_TIMEOUT: Duration = Duration::from_secs(60);
@@ -100,18 +127,7 @@ impl UsiProcess {
         let stdin = child.stdin.take().ok_or("no engine stdin")?;
         let stdout = child.stdout.take().ok_or("no engine stdout")?;
         let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                match line {
-                    Ok(l) => {
-                        if tx.send(l).is_err() {
-                            break;
-                        }
-                    }
-                    Err(_) => break,
-                }
-            }
-        });
+        std::thread::spawn(move || read_lines(BufReader::new(stdout), &tx));
         let mut p = UsiProcess {
             name: cfg.name.clone(),
             child,
@@ -249,6 +265,21 @@ mod tests {
         );
         assert!(EngineConfig::parse(&["name=x"]).is_err());
         assert!(EngineConfig::parse(&["cmd=x", "colour=red"]).is_err());
+    }
+
+    #[test]
+    fn output_is_read_lossily_line_by_line() {
+        // "info string 探索中" in Shift_JIS, a CRLF line, and a last line without a newline.
+        let mut bytes = b"info string \x92\x54\x8d\xf5\x92\x86\n".to_vec();
+        bytes.extend_from_slice(b"readyok\r\nbestmove 7g7f");
+        let (tx, rx) = mpsc::channel();
+        read_lines(&bytes[..], &tx);
+        drop(tx);
+        let lines: Vec<String> = rx.iter().collect();
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(lines[0].starts_with("info string "));
+        assert_eq!(lines[1], "readyok");
+        assert_eq!(lines[2], "bestmove 7g7f");
     }
 
     #[test]

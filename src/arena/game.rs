@@ -153,8 +153,13 @@ pub fn play(
         }
         let started = Instant::now();
         let allowance = tcs[c].allowance(remaining[c]);
-        let deadline =
-            started + Duration::from_millis(allowance.unwrap_or(rules.hang_ms) + rules.margin_ms);
+        let wait = allowance
+            .unwrap_or(rules.hang_ms)
+            .saturating_add(rules.margin_ms);
+        // A huge time control means no deadline to speak of: a year.
+        let deadline = started
+            .checked_add(Duration::from_millis(wait))
+            .unwrap_or_else(|| started + Duration::from_secs(365 * 86_400));
         let lines = match engine.wait_for(|l| l.starts_with("bestmove"), deadline) {
             Ok(lines) => lines,
             Err(WaitError::Timeout) => {
@@ -169,7 +174,7 @@ pub fn play(
         };
         let used = started.elapsed().as_millis() as u64;
         if let Some(a) = allowance {
-            if used > a + rules.margin_ms {
+            if used > a.saturating_add(rules.margin_ms) {
                 break Ending::TimeUp { loser: side };
             }
         }
@@ -210,7 +215,8 @@ pub fn play(
         last_scores[c] = last_score(&lines);
         if let Some((cp, n)) = rules.resign {
             if let (Some(me), Some(them)) = (last_scores[c], last_scores[1 - c]) {
-                if me <= -cp && them >= cp {
+                // Scores and limits come from outside: `-cp` saturates.
+                if me <= cp.saturating_neg() && them >= cp {
                     low_streak[c] += 1;
                 } else {
                     low_streak[c] = 0;
@@ -221,7 +227,10 @@ pub fn play(
             }
         }
         if let Some((cp, n)) = rules.draw {
-            if last_scores.iter().all(|s| s.is_some_and(|v| v.abs() <= cp)) {
+            if last_scores
+                .iter()
+                .all(|s| s.is_some_and(|v| v.saturating_abs() <= cp))
+            {
                 draw_streak += 1;
                 if draw_streak >= n {
                     break Ending::AdjudicatedDraw;

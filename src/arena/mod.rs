@@ -105,13 +105,22 @@ pub struct PairResult {
     pending: Vec<(usize, f64)>,
 }
 
+/// The most games per pair: the schedule is made up front, so a mistyped huge number must be
+/// refused rather than exhaust memory.
+pub const MAX_GAMES: u32 = 1_000_000;
+/// The most games at once (each runs two engine processes and a thread).
+pub const MAX_CONCURRENCY: usize = 256;
+
 /// Checks the configuration, starts nothing long: errors are for the user at once.
 pub fn validate(cfg: &MatchConfig) -> Result<Vec<Opening>, String> {
     if cfg.engines.len() < 2 {
         return Err("a match needs at least two --engine".into());
     }
-    if cfg.games == 0 {
-        return Err("--games must be at least 1".into());
+    if cfg.games == 0 || cfg.games > MAX_GAMES {
+        return Err(format!("--games must be 1 to {MAX_GAMES}"));
+    }
+    if cfg.concurrency > MAX_CONCURRENCY {
+        return Err(format!("--concurrency must be at most {MAX_CONCURRENCY}"));
     }
     let mut openings = Vec::new();
     for (i, line) in cfg.openings.iter().enumerate() {

@@ -81,7 +81,10 @@ impl TimeControl {
     /// no time limit, only the hang guard).
     pub fn allowance(&self, remaining: u64) -> Option<u64> {
         match *self {
-            TimeControl::Clock { inc, byoyomi, .. } => Some(remaining + inc + byoyomi),
+            // Times come from the user: saturate rather than overflow.
+            TimeControl::Clock { inc, byoyomi, .. } => {
+                Some(remaining.saturating_add(inc).saturating_add(byoyomi))
+            }
             TimeControl::MoveTime(t) => Some(t),
             TimeControl::Nodes(_) | TimeControl::Depth(_) => None,
         }
@@ -90,7 +93,7 @@ impl TimeControl {
     /// The remaining main time after a move that took `used` ms.
     pub fn after_move(&self, remaining: u64, used: u64) -> u64 {
         match *self {
-            TimeControl::Clock { inc, .. } => (remaining + inc).saturating_sub(used),
+            TimeControl::Clock { inc, .. } => remaining.saturating_add(inc).saturating_sub(used),
             _ => remaining,
         }
     }
@@ -238,5 +241,10 @@ mod tests {
             go_command([TimeControl::Nodes(10), byo], [0, 0], 0),
             "go nodes 10"
         );
+        // Huge times saturate.
+        let huge = TimeControl::parse(&format!("time={},byoyomi={}", u64::MAX, u64::MAX)).unwrap();
+        assert_eq!(huge.allowance(u64::MAX), Some(u64::MAX));
+        let huge = TimeControl::parse(&format!("time={},inc=5", u64::MAX)).unwrap();
+        assert_eq!(huge.after_move(u64::MAX, 1), u64::MAX - 1);
     }
 }

@@ -175,16 +175,6 @@ pub fn encode_move(m: Move) -> u16 {
     }
 }
 
-/// One entry's 16 bytes.
-pub fn encode_entry(key: u64, m: Move, count: u16, score: i32) -> [u8; 16] {
-    let mut b = [0u8; 16];
-    b[0..8].copy_from_slice(&key.to_le_bytes());
-    b[8..10].copy_from_slice(&encode_move(m).to_le_bytes());
-    b[10..12].copy_from_slice(&count.to_le_bytes());
-    b[12..16].copy_from_slice(&score.to_le_bytes());
-    b
-}
-
 fn decode_entry(b: &[u8; 16]) -> (u64, u16, u16, i32) {
     let u64_at = |r: std::ops::Range<usize>| {
         let mut a = [0u8; 8];

@@ -69,7 +69,8 @@ impl BookEntry {
         for m in other.moves {
             match self.moves.iter_mut().find(|x| x.mv == m.mv) {
                 Some(x) => {
-                    x.count += m.count;
+                    // Counts come from files: a huge one saturates rather than wraps.
+                    x.count = x.count.saturating_add(m.count);
                     if m.depth.unwrap_or(-1) > x.depth.unwrap_or(-1) {
                         x.value = m.value;
                         x.depth = m.depth;

@@ -106,13 +106,16 @@ pub fn choose(
     let limit = opts.eval_limit[side.index()];
     moves.retain(|m| value(m) >= limit);
     if opts.narrow {
-        let total: u64 = moves.iter().map(|m| m.count).sum();
-        moves.retain(|m| m.count * 10 >= total);
+        // Counts come from the book file: saturate rather than overflow.
+        let total = moves.iter().fold(0u64, |t, m| t.saturating_add(m.count));
+        moves.retain(|m| m.count.saturating_mul(10) >= total);
     }
     let best = moves.iter().map(value).max()?;
     moves.retain(|m| value(m) >= best.saturating_sub(opts.eval_diff.max(0)));
     let pick = if opts.consider_count {
-        let total: u64 = moves.iter().map(|m| m.count.max(1)).sum();
+        let total = moves
+            .iter()
+            .fold(0u64, |t, m| t.saturating_add(m.count.max(1)));
         let mut r = rng.below(total.max(1));
         moves
             .iter()
@@ -175,6 +178,32 @@ mod tests {
         o.eval_limit = [0, 0];
         o.ignore_rate = 100;
         assert_eq!(pick(&o, &mut rng), None);
+    }
+
+    #[test]
+    fn huge_counts_from_a_file_saturate() {
+        // Counts near u64::MAX (a damaged or hostile book) must neither overflow the sums of
+        // NarrowBook and ConsiderBookMoveCount nor break the choice.
+        let moves = vec![
+            mv("7g7f", 40, 20, u64::MAX),
+            mv("2g2f", 40, 20, u64::MAX - 1),
+            mv("5g5f", 40, 20, u64::MAX / 3),
+        ];
+        let o = BookOptions {
+            narrow: true,
+            consider_count: true,
+            ..BookOptions::default()
+        };
+        let mut rng = Rng::seeded(3);
+        for _ in 0..20 {
+            assert!(choose(moves.clone(), Color::Black, &o, &mut rng).is_some());
+        }
+        let mut e = super::super::BookEntry {
+            ply: 1,
+            moves: vec![mv("7g7f", 40, 20, u64::MAX)],
+        };
+        e.merge(e.clone());
+        assert_eq!(e.moves[0].count, u64::MAX);
     }
 
     #[test]

@@ -194,15 +194,22 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
             };
             for chunk in rest.as_bytes().chunks(4) {
                 let chunk = std::str::from_utf8(chunk).map_err(|_| err("bad hand"))?;
+                // Pieces in hand are unpromoted and never the king (`00AL`, "all the rest",
+                // is not read).
                 let pt = chunk
                     .get(2..4)
                     .and_then(parse_csa_piece)
+                    .filter(|pt| pt.is_hand_type())
                     .ok_or_else(|| err("bad hand piece"))?;
                 hands.push((c, pt));
             }
         } else if line.len() >= 2 && line.starts_with('P') && line.as_bytes()[1].is_ascii_digit() {
             explicit_board = true;
-            let rank = (line.as_bytes()[1] - b'1') as usize;
+            // `P1`..`P9`: any other digit names no rank.
+            let rank = match line.as_bytes()[1] {
+                d @ b'1'..=b'9' => (d - b'1') as usize,
+                _ => return Err(err("bad rank")),
+            };
             let cells = &line[2..];
             for (i, cell) in cells.as_bytes().chunks(3).enumerate().take(9) {
                 let cell = std::str::from_utf8(cell).map_err(|_| err("bad cell"))?;
@@ -219,9 +226,6 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
                     .and_then(parse_csa_piece)
                     .ok_or_else(|| err("bad piece"))?;
                 let file = 8 - i;
-                if rank > 8 {
-                    return Err(err("bad rank"));
-                }
                 board[file * 9 + rank] = Some(Piece::new(c, pt));
             }
         } else if line == "+" || line == "-" {
@@ -322,7 +326,12 @@ fn parse_csa_move(pos: &Position, line: &str) -> Option<Move> {
         }
         let from = Square::new(ff - 1, fr - 1);
         let before = pos.piece_on(from)?.piece_type();
-        Move::normal(from, to, before != after)
+        // The kind after the move is the kind before it, or its promotion.
+        let promote = before != after;
+        if promote && !(before.can_promote() && before.promote() == after) {
+            return None;
+        }
+        Move::normal(from, to, promote)
     };
     pos.is_legal(m).then_some(m)
 }

@@ -291,7 +291,9 @@ fn diagram_sfen(rows: &[String], hands: &[String; 2], white_first: bool) -> Resu
         for part in h.split(['　', ' ']).filter(|p| !p.is_empty()) {
             let mut chars = part.chars();
             let first = chars.next().map(|c| c.to_string()).unwrap_or_default();
-            let pt = board_kind(&first).ok_or_else(|| format!("bad KIF hand '{part}'"))?;
+            let pt = board_kind(&first)
+                .filter(|pt| pt.is_hand_type())
+                .ok_or_else(|| format!("bad KIF hand '{part}'"))?;
             let count = kanji_number(chars.as_str()).unwrap_or(1);
             let l = if i == 0 {
                 pt.letter()
@@ -338,10 +340,13 @@ fn parse_kif_move(pos: &Position, text: &str, prev_to: Option<Square>) -> Option
         let mut cs = text.char_indices();
         let (_, f) = cs.next()?;
         let (i, r) = cs.next()?;
-        let file = FILES
-            .iter()
-            .position(|x| x.starts_with(f))
-            .or_else(|| f.to_digit(10).map(|d| d as usize - 1))?;
+        // Full-width digits as KIF writes them, or ASCII ones as some tools do (1..=9: a 0
+        // names no file).
+        let file = FILES.iter().position(|x| x.starts_with(f)).or_else(|| {
+            f.to_digit(10)
+                .filter(|d| (1..=9).contains(d))
+                .map(|d| d as usize - 1)
+        })?;
         let rank = RANKS.iter().position(|x| x.starts_with(r))?;
         (
             Square::new(file as u8, rank as u8),
@@ -352,6 +357,7 @@ fn parse_kif_move(pos: &Position, text: &str, prev_to: Option<Square>) -> Option
         .iter()
         .find_map(|(n, pt)| rest.strip_prefix(n).map(|r| (*pt, r)))?;
     if rest.starts_with('打') {
+        // `５五馬打` names a kind no hand holds: is_legal refuses it with the other bad drops.
         let m = Move::drop(pt, to);
         return pos.is_legal(m).then_some(m);
     }

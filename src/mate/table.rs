@@ -61,17 +61,32 @@ pub struct MateTable {
 }
 
 impl MateTable {
-    /// A table of about `mb` megabytes (at least one cluster).
+    /// A table of about `mb` megabytes (at least one cluster), or a smaller one when that much
+    /// memory cannot be had (halving the size until the allocation succeeds, as the search's
+    /// table does).
     pub fn new(mb: usize) -> MateTable {
-        let bytes = mb.max(1) << 20;
+        crate::tt::halving_until_it_fits(mb, MateTable::try_new)
+            .unwrap_or_else(|| MateTable::with_entries(vec![Entry::default(); CLUSTER]))
+    }
+
+    /// A table of about `mb` megabytes, or `None` when the allocation fails.
+    fn try_new(mb: usize) -> Option<MateTable> {
+        let bytes = mb.max(1).checked_mul(1 << 20)?;
         let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>()))
             .max(1)
-            .next_power_of_two()
+            .checked_next_power_of_two()?
             / 2;
-        let clusters = clusters.max(1);
+        let len = clusters.max(1).checked_mul(CLUSTER)?;
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(len).ok()?;
+        entries.resize(len, Entry::default());
+        Some(MateTable::with_entries(entries))
+    }
+
+    fn with_entries(entries: Vec<Entry>) -> MateTable {
         MateTable {
-            entries: vec![Entry::default(); clusters * CLUSTER],
-            mask: clusters - 1,
+            mask: entries.len() / CLUSTER - 1,
+            entries,
             used: 0,
         }
     }
@@ -212,6 +227,15 @@ impl MateTable {
 mod tests {
     use super::*;
     use crate::types::PieceType;
+
+    #[test]
+    fn a_size_that_cannot_be_allocated_is_refused_not_fatal() {
+        assert!(MateTable::try_new(usize::MAX).is_none());
+        assert!(MateTable::try_new(usize::MAX >> 21).is_none());
+        let t = MateTable::try_new(1).unwrap();
+        assert_eq!(t.entries.len() % CLUSTER, 0);
+        assert_eq!(t.mask + 1, t.entries.len() / CLUSTER);
+    }
 
     fn hand(pieces: &[PieceType]) -> Hand {
         let mut h = Hand::EMPTY;

@@ -175,11 +175,6 @@ impl Position {
     }
 
     #[inline(always)]
-    pub fn pieces_of_type(&self, pt: PieceType) -> Bitboard {
-        self.by_type[pt.index()]
-    }
-
-    #[inline(always)]
     pub fn pieces(&self, c: Color, pt: PieceType) -> Bitboard {
         self.by_type[pt.index()] & self.by_color[c.index()]
     }
@@ -542,6 +537,8 @@ impl Position {
         let ksq = self.kings[us.index()];
         if m.is_drop() {
             let pt = m.dropped();
+            // A hand never holds a promoted piece or a king, so a drop of one (which a record
+            // reader may build from bad input) fails here.
             if !self.hands[us.index()].has(pt) || self.board[to.index()].is_some() {
                 return false;
             }

@@ -57,6 +57,10 @@ pub const HANDICAPS: [(&str, &str); 12] = [
     ("3pawns", "4k4/9/9/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w 3p 1"),
 ];
 
+/// The largest SFEN move number accepted: far beyond any game, and leaving `do_move` room to
+/// count on from it without overflowing.
+pub const MAX_MOVE_NUMBER: u32 = 1_000_000_000;
+
 /// Why an SFEN string was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SfenError {
@@ -119,7 +123,10 @@ impl fmt::Display for SfenError {
                 )
             }
             SfenError::OpponentInCheck => write!(f, "the side not to move is in check"),
-            SfenError::BadMoveNumber(s) => write!(f, "bad SFEN move number '{s}'"),
+            SfenError::BadMoveNumber(s) => write!(
+                f,
+                "bad SFEN move number '{s}' (a whole number up to {MAX_MOVE_NUMBER})"
+            ),
             SfenError::TrailingText(s) => write!(f, "unexpected text after SFEN: '{s}'"),
             SfenError::UnknownName(s) => write!(f, "unknown start position '{s}'"),
         }
@@ -163,7 +170,9 @@ impl Position {
             None => 1,
             Some(s) => s
                 .parse()
-                .map_err(|_| SfenError::BadMoveNumber(s.to_string()))?,
+                .ok()
+                .filter(|&n| n <= MAX_MOVE_NUMBER)
+                .ok_or_else(|| SfenError::BadMoveNumber(s.to_string()))?,
         };
         check_piece_counts(&pos)?;
         check_rules(&pos)?;

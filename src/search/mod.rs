@@ -196,17 +196,39 @@ pub fn search(
     if histories.len() < threads {
         histories.resize_with(threads, History::default);
     }
+    // The main thread's best line so far, kept from its reports: the answer if it panics.
+    let reported: Mutex<Option<(Move, Option<Move>)>> = Mutex::new(None);
+    let keep_and_report = |info: &Info| {
+        if info.multipv <= 1 {
+            if let (Some(&best), Ok(mut r)) = (info.pv.first(), reported.lock()) {
+                *r = Some((best, info.pv.get(1).copied()));
+            }
+        }
+        report(info);
+    };
+    let panicked = AtomicBool::new(false);
     std::thread::scope(|s| {
         for (id, history) in histories.iter_mut().take(threads).enumerate() {
             let root = root.clone();
             let results = &results;
+            let (panicked, keep_and_report) = (&panicked, &keep_and_report);
             let builder = std::thread::Builder::new()
                 .name(format!("search-{id}"))
                 .stack_size(64 << 20);
             let handle = builder.spawn_scoped(s, move || {
-                let mut searcher =
-                    Searcher::new(pos.clone(), tt, shared, options, limits, history, id);
-                let r = searcher.iterate(root, if id == 0 { Some(report) } else { None });
+                // A panic (a bug) must not cost the game: it is caught here. A helper's ends
+                // only that helper; the main thread's ends the search, which answers from what
+                // is known.
+                let run = std::panic::AssertUnwindSafe(|| {
+                    let mut searcher =
+                        Searcher::new(pos.clone(), tt, shared, options, limits, history, id);
+                    let main_report: &(dyn Fn(&Info) + Sync) = keep_and_report;
+                    searcher.iterate(root, if id == 0 { Some(main_report) } else { None })
+                });
+                let r = std::panic::catch_unwind(run).unwrap_or_else(|_| {
+                    panicked.store(true, Ordering::Relaxed);
+                    None
+                });
                 if id == 0 {
                     // The main thread decides; helpers stop with it.
                     shared.main_done.store(true, Ordering::Relaxed);
@@ -221,15 +243,29 @@ pub fn search(
             }
         }
     });
-    let results = results.into_inner().unwrap_or_default();
-    let main = results
-        .into_iter()
-        .find(|(id, _)| *id == 0)
-        .and_then(|(_, r)| r);
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut main = None;
+    let mut helper = None;
+    for (id, r) in results {
+        match r {
+            Some(r) if id == 0 => main = Some(r),
+            Some(r) if helper.is_none() => helper = Some(r),
+            _ => {}
+        }
+    }
     let Some(main) = main else {
-        return BestMove::Move {
-            best: root[0],
-            ponder: None,
+        if !panicked.load(Ordering::Relaxed) {
+            return BestMove::Move {
+                best: root[0],
+                ponder: None,
+            };
+        }
+        // After a panic: the main thread's best line so far, else a helper's result, else
+        // resign (nothing is known about the moves).
+        let reported = reported.into_inner().unwrap_or_else(|e| e.into_inner());
+        return match reported.or(helper.map(|h| (h.best, h.ponder))) {
+            Some((best, ponder)) if root.contains(&best) => BestMove::Move { best, ponder },
+            _ => BestMove::Resign,
         };
     };
     if main.score <= -options.resign_value && main.score > -VALUE_INFINITE {

@@ -68,8 +68,10 @@ pub fn allot(limits: &Limits, us: Color, opt: &TimeOptions, game_ply: u32) -> Op
     let time = limits.time[us.index()];
     let inc = limits.inc[us.index()];
     let byoyomi = limits.byoyomi;
+    // The clock comes from the GUI and may hold anything up to i64::MAX: every sum and product
+    // below saturates rather than overflows.
     // Everything usable for this move before the flag falls.
-    let budget = time + inc + byoyomi;
+    let budget = time.saturating_add(inc).saturating_add(byoyomi);
     // The hard limit keeps NetworkDelay2 in reserve, but never more than a tenth of a short
     // budget (with 20 ms at least), so short byoyomi is used rather than thrown away.
     let hard = {
@@ -80,7 +82,7 @@ pub fn allot(limits: &Limits, us: Color, opt: &TimeOptions, game_ply: u32) -> Op
         // Main time is (nearly) gone: think for the whole byoyomi, less the average lag. A
         // short byoyomi keeps a smaller share in reserve (a sixth, 25 ms at least): the lag of
         // a local GUI is a few milliseconds, and 120 ms of 300 is too much to throw away.
-        let total = time + byoyomi;
+        let total = time.saturating_add(byoyomi);
         let t = total
             .saturating_sub(opt.network_delay.min((total / 6).max(25)))
             .min(hard)
@@ -93,12 +95,15 @@ pub fn allot(limits: &Limits, us: Color, opt: &TimeOptions, game_ply: u32) -> Op
     let moves_to_go = moves_to_go
         .saturating_sub((game_ply as u64 / 8).min(15))
         .max(15);
-    let base = time / moves_to_go + inc * 9 / 10 + byoyomi;
-    let optimum = (base * opt.slow_mover / 100).saturating_sub(opt.network_delay);
+    let base = (time / moves_to_go)
+        .saturating_add(inc.saturating_mul(9) / 10)
+        .saturating_add(byoyomi);
+    let optimum = (base.saturating_mul(opt.slow_mover) / 100).saturating_sub(opt.network_delay);
     let minimum = opt.minimum_thinking_time.min(hard);
     let optimum = optimum.max(minimum.min(base)).min(hard).max(1);
-    let maximum = (optimum * 3)
-        .min(time / 5 + inc + byoyomi)
+    let maximum = optimum
+        .saturating_mul(3)
+        .min((time / 5).saturating_add(inc).saturating_add(byoyomi))
         .max(optimum)
         .min(hard);
     Some((optimum, maximum))
@@ -154,6 +159,32 @@ mod tests {
         let (opt, max) = allot(&l, Color::Black, &o, 1).unwrap();
         assert!(opt <= 1 && max <= 1, "{opt} {max}");
         assert_eq!(allot(&Limits::default(), Color::Black, &o, 1), None);
+    }
+
+    #[test]
+    fn huge_clocks_saturate() {
+        // What `go` accepts: up to i64::MAX for each field.
+        let o = TimeOptions {
+            slow_mover: 1000,
+            ..TimeOptions::default()
+        };
+        let big = i64::MAX as u64;
+        for l in [
+            lim(big, big, big),
+            lim(big, big, 0),
+            lim(0, 0, big),
+            lim(big, 0, big),
+        ] {
+            for ply in [1, u32::MAX] {
+                let (opt, max) = allot(&l, Color::Black, &o, ply).unwrap();
+                assert!(1 <= opt && opt <= max, "{opt} {max}");
+            }
+        }
+        let l = Limits {
+            movetime: Some(u64::MAX),
+            ..Limits::default()
+        };
+        assert!(allot(&l, Color::White, &o, 1).is_some());
     }
 
     #[test]

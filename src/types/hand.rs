@@ -14,16 +14,33 @@ use super::PieceType;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Hand(u32);
 
-const SHIFT: [u32; 8] = [0, 0, 6, 10, 14, 22, 25, 18];
-const MASK: [u32; 8] = [0, 0x1f, 0x7, 0x7, 0x7, 0x3, 0x3, 0x7];
+// The tables have an entry for every piece type, so that any `PieceType` (a promoted kind or the
+// king in a drop that a record reader built from bad input) is a safe index. Kinds that cannot be
+// held have a zero mask and a zero unit: a hand never holds them, and adding or removing one does
+// nothing.
+const SHIFT: [u32; PieceType::NUM] = [0, 0, 6, 10, 14, 22, 25, 18, 0, 0, 0, 0, 0, 0, 0];
+const MASK: [u32; PieceType::NUM] = [0, 0x1f, 0x7, 0x7, 0x7, 0x3, 0x3, 0x7, 0, 0, 0, 0, 0, 0, 0];
+const ONE: [u32; PieceType::NUM] = {
+    let mut one = [0; PieceType::NUM];
+    let mut i = 0;
+    while i < PieceType::NUM {
+        if MASK[i] != 0 {
+            one[i] = 1 << SHIFT[i];
+        }
+        i += 1;
+    }
+    one
+};
 const GUARDS: u32 = 1 << 5 | 1 << 9 | 1 << 13 | 1 << 17 | 1 << 21 | 1 << 24 | 1 << 27;
 
 impl Hand {
     pub const EMPTY: Hand = Hand(0);
 
-    /// The most pieces of each kind that exist (indexed by piece type).
-    pub const MAX: [u8; 8] = [0, 18, 4, 4, 4, 2, 2, 4];
+    /// The most pieces of each kind that exist (indexed by piece type; zero for the kinds that
+    /// cannot be held).
+    pub const MAX: [u8; PieceType::NUM] = [0, 18, 4, 4, 4, 2, 2, 4, 0, 0, 0, 0, 0, 0, 0];
 
+    /// How many of `pt` the hand holds: always zero for a kind that cannot be held.
     #[inline(always)]
     pub const fn count(self, pt: PieceType) -> u32 {
         (self.0 >> SHIFT[pt as usize]) & MASK[pt as usize]
@@ -34,22 +51,28 @@ impl Hand {
         self.count(pt) != 0
     }
 
+    /// One more of `pt`, a kind that can be held (a debug build asserts it and that the count
+    /// stays within [`Hand::MAX`]; a release build ignores any other kind).
     #[inline(always)]
     pub fn add(&mut self, pt: PieceType) {
         debug_assert!(pt.is_hand_type() && self.count(pt) < Hand::MAX[pt as usize] as u32);
-        self.0 += 1 << SHIFT[pt as usize];
+        self.0 += ONE[pt as usize];
     }
 
+    /// One fewer of `pt`, which the hand must hold (a release build ignores a kind that cannot
+    /// be held).
     #[inline(always)]
     pub fn remove(&mut self, pt: PieceType) {
         debug_assert!(self.has(pt));
-        self.0 -= 1 << SHIFT[pt as usize];
+        self.0 -= ONE[pt as usize];
     }
 
-    /// Sets a count; the caller keeps it within [`Hand::MAX`].
+    /// Sets a count; the caller keeps it within [`Hand::MAX`]. Bits beyond the kind's field are
+    /// dropped, so a kind that cannot be held stays at zero.
     pub fn set(&mut self, pt: PieceType, n: u32) {
         debug_assert!(n <= Hand::MAX[pt as usize] as u32);
-        self.0 = (self.0 & !(MASK[pt as usize] << SHIFT[pt as usize])) | n << SHIFT[pt as usize];
+        let (shift, mask) = (SHIFT[pt as usize], MASK[pt as usize]);
+        self.0 = (self.0 & !(mask << shift)) | (n & mask) << shift;
     }
 
     #[inline(always)]

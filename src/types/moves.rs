@@ -36,10 +36,11 @@ impl Move {
         )
     }
 
-    /// A drop of a hand piece.
+    /// A drop of `pt`. Every kind is encodable, so that a record reader can build the move its
+    /// text names and leave the verdict to [`Position::is_legal`](crate::Position::is_legal),
+    /// which refuses a drop of a kind that cannot be held (a promoted piece, the king).
     #[inline(always)]
     pub const fn drop(pt: PieceType, to: Square) -> Move {
-        debug_assert!(pt.is_hand_type());
         Move::from_bits((DROP_BASE + pt as u16) << 7 | to.index() as u16)
     }
 
@@ -105,11 +106,6 @@ impl Move {
         } else {
             None
         }
-    }
-
-    /// USI text: `7g7f`, `8h2b+`, `P*5e`.
-    pub fn to_usi(self) -> String {
-        self.to_string()
     }
 }
 

@@ -124,10 +124,15 @@ pub fn parse_go(words: &[&str]) -> Result<Limits, String> {
         let w = words
             .get(i)
             .ok_or_else(|| format!("go {what} needs a number"))?;
-        // GUIs may send negative remaining times after an overrun: treat them as zero.
+        // GUIs may send negative remaining times after an overrun: treat them as zero. A
+        // number too large for 64 bits saturates.
         match w.parse::<i64>() {
             Ok(n) => Ok(n.max(0) as u64),
-            Err(_) => Err(format!("go {what}: '{w}' is not a number")),
+            Err(e) => match e.kind() {
+                std::num::IntErrorKind::PosOverflow => Ok(i64::MAX as u64),
+                std::num::IntErrorKind::NegOverflow => Ok(0),
+                _ => Err(format!("go {what}: '{w}' is not a number")),
+            },
         }
     };
     while i < words.len() {
@@ -249,6 +254,12 @@ pub struct Engine {
     /// Move-ordering histories, kept from move to move within a game.
     histories: Arc<search::Histories>,
     pos: Position,
+    /// Why the last `position` command was refused, until a good one arrives: `go` then
+    /// answers `bestmove resign` rather than a move of the older position in `pos`, which the
+    /// GUI would play where it may be illegal.
+    refused_position: Option<String>,
+    /// The `USI_Hash` the table was last made for (it may have got less memory).
+    hash_asked_mb: usize,
     running: Option<Running>,
     /// The df-pn solver for `go mate`, made on first use and sized by `USI_Hash`.
     mate_solver: Option<(usize, Arc<Mutex<Solver>>)>,
@@ -265,8 +276,10 @@ impl Engine {
             options: Options::default(),
             // A small table until `isready` sizes it, so `usi` answers at once.
             tt: Arc::new(TranspositionTable::new(1)),
+            hash_asked_mb: 1,
             histories: Arc::default(),
             pos: Position::startpos(),
+            refused_position: None,
             running: None,
             mate_solver: None,
             book: crate::book::OpeningBook::default(),
@@ -332,10 +345,15 @@ impl Engine {
                     self.finish_search();
                 }
                 self.pos = *p;
+                self.refused_position = None;
             }
             Command::Go(limits) => self.go(*limits),
             Command::GoPerft(depth) => {
                 self.finish_search();
+                if let Some(why) = &self.refused_position {
+                    self.say(&format!("info string no position to count: {why}"));
+                    return true;
+                }
                 let mut text = Vec::new();
                 let mut pos = self.pos.clone();
                 if write_perft(&mut text, &mut pos, depth).is_ok() {
@@ -356,6 +374,11 @@ impl Engine {
                 let mut list = crate::movegen::MoveList::new();
                 crate::movegen::generate_legal(&self.pos, &mut list);
                 let text = format!("{}Legal moves: {}", self.pos.pretty(), list.len());
+                if let Some(why) = &self.refused_position {
+                    self.say(&format!(
+                        "info string the last position was refused ({why}); this is the one before, which go will not search"
+                    ));
+                }
                 self.say(&text);
             }
             Command::Quit => {
@@ -367,13 +390,24 @@ impl Engine {
         true
     }
 
+    /// Records a `position` command that was refused (the reason was already sent): a search
+    /// in progress ends, and `go` will not search the position before it.
+    pub fn refuse_position(&mut self, why: String) {
+        if self.search_is_running() {
+            self.finish_search();
+        }
+        self.refused_position = Some(why);
+    }
+
     /// Sizes the hash table as `USI_Hash` says, printing an empty keep-alive line every few
-    /// seconds while a large table is cleared.
+    /// seconds while a large table is cleared. A size the machine cannot give gets a smaller
+    /// table and an `info string`.
     fn resize_hash(&mut self) {
-        if self.tt.size_mb() == self.options.hash_mb || self.options.hash_mb == 0 {
+        if self.hash_asked_mb == self.options.hash_mb || self.options.hash_mb == 0 {
             return;
         }
         let mb = self.options.hash_mb;
+        self.hash_asked_mb = mb;
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
             let _ = tx.send(TranspositionTable::new(mb));
@@ -381,6 +415,12 @@ impl Engine {
         loop {
             match rx.recv_timeout(Duration::from_secs(4)) {
                 Ok(tt) => {
+                    if tt.size_mb() < mb {
+                        self.say(&format!(
+                            "info string could not allocate {mb} MB of hash; using {} MB",
+                            tt.size_mb()
+                        ));
+                    }
                     self.tt = Arc::new(tt);
                     return;
                 }
@@ -397,14 +437,26 @@ impl Engine {
 
     fn go(&mut self, limits: Limits) {
         self.finish_search();
+        let refused = self.refused_position.is_some();
+        if let Some(why) = &self.refused_position {
+            self.say(&format!(
+                "info string no position to search, so resigning: the last position command was refused: {why}"
+            ));
+            if limits.mate.is_some() {
+                self.say("checkmate timeout");
+                return;
+            }
+        }
         if let Some(time) = limits.mate {
             self.go_mate(limits.clone(), time);
             return;
         }
-        if self.tt.size_mb() != self.options.hash_mb {
-            self.resize_hash();
-        }
-        let book_hit = self.book_move(&limits);
+        self.resize_hash();
+        let book_hit = if refused {
+            None
+        } else {
+            self.book_move(&limits)
+        };
         let shared = Arc::new(Shared::default());
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
         let us = self.pos.side_to_move();
@@ -423,7 +475,10 @@ impl Engine {
             .name("search".into())
             .spawn(move || {
                 let report = |info: &search::Info| emit(&out, &format_info(info));
-                let best = match book_hit {
+                // The search catches a panic of its own threads; this catches one anywhere
+                // else on the way to the answer, which the GUI is owed whatever happens.
+                let decide = || match book_hit {
+                    _ if refused => BestMove::Resign,
                     Some(hit) => {
                         for line in book::book_info(&hit) {
                             emit(&out, &line);
@@ -435,6 +490,12 @@ impl Engine {
                     }
                     None => search::search(&pos, &lim, &options, &tt, &histories, &sh, &report),
                 };
+                let best = std::panic::catch_unwind(std::panic::AssertUnwindSafe(decide))
+                    .unwrap_or_else(|_| {
+                        emit(&out, "info string the search failed (a bug); resigning");
+                        BestMove::Resign
+                    });
+                // When pondering or infinite, the answer still waits for `stop` or `ponderhit`.
                 search::wait_for_release(&sh, lim.infinite);
                 let line = match best {
                     BestMove::Move {
@@ -488,7 +549,9 @@ impl Engine {
                     &mut pos,
                     SolveLimits {
                         nodes: None,
-                        deadline: time_ms.map(|ms| start + Duration::from_millis(ms)),
+                        // A time too far off for the clock is no deadline.
+                        deadline: time_ms
+                            .and_then(|ms| start.checked_add(Duration::from_millis(ms))),
                         stop: Some(solve_stop),
                         shorten: true,
                     },
@@ -586,6 +649,9 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(
             Ok(cmd) => engine.handle(cmd),
             Err(e) => {
                 emit(&out, &format!("info string {e}"));
+                if text.split_whitespace().next() == Some("position") {
+                    engine.refuse_position(e);
+                }
                 true
             }
         };

@@ -8,6 +8,7 @@ Usage: fake_engine.py MODE
   falsewin       answers bestmove win
   noreply        never answers usi
   script:M1,M2   plays the listed moves in turn (cycling), whatever the position
+  sjis           writes its author and an info string in Shift_JIS (not UTF-8), then resigns
 """
 import sys
 
@@ -20,6 +21,10 @@ def out(s):
     sys.stdout.write(s + "\n")
     sys.stdout.flush()
 
+def out_sjis(s):
+    sys.stdout.buffer.write((s + "\n").encode("shift_jis"))
+    sys.stdout.buffer.flush()
+
 for line in sys.stdin:
     cmd = line.split()
     if not cmd:
@@ -28,6 +33,8 @@ for line in sys.stdin:
         if mode == "noreply":
             continue
         out("id name fake-" + mode.split(":")[0])
+        if mode == "sjis":
+            out_sjis("id author 将棋の作者")
         out("usiok")
     elif cmd[0] == "position":
         moves_seen = len(cmd) - cmd.index("moves") - 1 if "moves" in cmd else 0
@@ -48,6 +55,9 @@ for line in sys.stdin:
             pass
         elif mode == "falsewin":
             out("bestmove win")
+        elif mode == "sjis":
+            out_sjis("info string 探索中です")
+            out("bestmove resign")
         elif script:
             out("bestmove " + script[(gos - 1) % len(script)])
     elif cmd[0] == "quit":
