@@ -19,9 +19,11 @@ const USAGE: &str = "usage: hayate                      run the USI engine on st
                                    play Hayate against itself for training data (resumable);
                                    --export psv writes YaneuraOu PackedSfenValue records of FILE
        hayate train FILE... --out NET [--epochs N] [--batch N] [--rate X] [--decay X]
-                    [--score-share X] [--threads N] [--seed N] [--init NET]
+                    [--score-share X] [--threads N] [--seed N] [--init NET] [--distill N]
                                    train the NNUE on self-play files (deterministic per seed
-                                   and thread count); writes the quantised net after each epoch
+                                   and thread count); writes the quantised net after each epoch;
+                                   --distill N: train instead on N quiet positions near the
+                                   games' ones, scored by the hand-written evaluation
        hayate bench [nnue | classic]
                                    run the fixed search benchmark (prints the node signature)
                                    with the default evaluation, the net or the hand-written one
@@ -320,6 +322,7 @@ fn train_command(args: &[String]) -> ExitCode {
     let mut opts = trainer::Options::default();
     let mut out = None;
     let mut init = None;
+    let mut distill = 0usize;
     let mut files = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -334,6 +337,7 @@ fn train_command(args: &[String]) -> ExitCode {
             "--score-share" => flag_number(it, a).map(|x| opts.score_share = x),
             "--threads" => flag_number(it, a).map(|n: usize| opts.threads = n.max(1)),
             "--seed" => flag_number(it, a).map(|n| opts.seed = n),
+            "--distill" => flag_number(it, a).map(|n| distill = n),
             f if f.starts_with("--") => Err(format!("unknown option {f}")),
             f => {
                 files.push(f.to_string());
@@ -354,7 +358,7 @@ fn train_command(args: &[String]) -> ExitCode {
         return ExitCode::from(2);
     }
     let loaded = std::time::Instant::now();
-    let (train, valid, report) = match data::load(&files) {
+    let (train, valid, report, games) = match data::load_games(&files) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("hayate: train: {e}");
@@ -369,6 +373,21 @@ fn train_command(args: &[String]) -> ExitCode {
         valid.len(),
         loaded.elapsed().as_secs_f64()
     );
+    let train = if distill > 0 {
+        let began = std::time::Instant::now();
+        let d = data::distill(&games, distill, opts.seed, opts.threads);
+        eprintln!(
+            "{} positions near the training games, scored by the hand-written evaluation, train on ({:.1} s)",
+            d.len(),
+            began.elapsed().as_secs_f64()
+        );
+        d
+    } else {
+        train
+    };
+    if let Some(l) = trainer::classic_loss(&valid, opts.score_share) {
+        eprintln!("the hand-written evaluation's validation loss: {l:.6}");
+    }
     if train.is_empty() {
         eprintln!("hayate: train: no positions to train on");
         return ExitCode::from(2);

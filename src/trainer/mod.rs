@@ -281,6 +281,22 @@ pub fn loss(net: &FloatNet, s: &Samples, share: f32, threads: usize) -> f64 {
     sums.iter().sum::<f64>() / s.len() as f64
 }
 
+/// The loss of the hand-written evaluation on `s` (its `classic` scores), in the trainer's
+/// terms: what a net has to beat.
+pub fn classic_loss(s: &Samples, share: f32) -> Option<f64> {
+    if s.classic.len() != s.len() || s.is_empty() {
+        return None;
+    }
+    let sum: f64 = (0..s.len())
+        .map(|i| {
+            let p = sigmoid(s.classic[i] as f32 / OUTPUT_SCALE as f32);
+            let d = p - target(s, i, share);
+            (d * d) as f64
+        })
+        .sum();
+    Some(sum / s.len() as f64)
+}
+
 /// One epoch's figures.
 #[derive(Clone, Debug)]
 pub struct EpochReport {
