@@ -358,7 +358,7 @@ fn train_command(args: &[String]) -> ExitCode {
         return ExitCode::from(2);
     }
     let loaded = std::time::Instant::now();
-    let (train, valid, report, games) = match data::load_games(&files) {
+    let (train, valid_samples, report, games) = match data::load_games(&files) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("hayate: train: {e}");
@@ -370,7 +370,7 @@ fn train_command(args: &[String]) -> ExitCode {
         report.games,
         report.positions,
         train.len(),
-        valid.len(),
+        valid_samples.len(),
         loaded.elapsed().as_secs_f64()
     );
     let train = if distill > 0 {
@@ -385,7 +385,7 @@ fn train_command(args: &[String]) -> ExitCode {
     } else {
         train
     };
-    if let Some(l) = trainer::classic_loss(&valid, opts.score_share) {
+    if let Some(l) = trainer::classic_loss(&valid_samples, opts.score_share) {
         eprintln!("the hand-written evaluation's validation loss: {l:.6}");
     }
     if train.is_empty() {
@@ -407,12 +407,16 @@ fn train_command(args: &[String]) -> ExitCode {
     trainer::train(
         &mut net,
         &train,
-        &valid,
+        &valid_samples,
         &opts,
         &mut |r, net| {
             let valid = r
                 .valid_loss
                 .map_or(String::new(), |v| format!(", valid {v:.6}"));
+            let valid = match trainer::classic_difference(net, &valid_samples) {
+                Some(d) => format!("{valid} ({d:.0} cp from the hand-written evaluation)"),
+                None => valid,
+            };
             let clear = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
                 "\r"
             } else {

@@ -297,6 +297,21 @@ pub fn classic_loss(s: &Samples, share: f32) -> Option<f64> {
     Some(sum / s.len() as f64)
 }
 
+/// The mean absolute difference in centipawns between `net` and the hand-written evaluation
+/// over `s` (its `classic` scores).
+pub fn classic_difference(net: &FloatNet, s: &Samples) -> Option<f64> {
+    if s.classic.len() != s.len() || s.is_empty() {
+        return None;
+    }
+    let sum: f64 = (0..s.len())
+        .map(|i| {
+            let (us, them) = s.sides(i);
+            (net.centipawns(us, them) as f64 - s.classic[i] as f64).abs()
+        })
+        .sum();
+    Some(sum / s.len() as f64)
+}
+
 /// One epoch's figures.
 #[derive(Clone, Debug)]
 pub struct EpochReport {
