@@ -3,8 +3,11 @@
 //! Each entry is two `AtomicU64`s: the data word and the key XOR-ed with the data. A reader
 //! accepts an entry only if the two still match its key, so a torn write by another thread (one
 //! word new, one old) reads as a miss instead of as wrong data; no locks are needed and no
-//! `unsafe`. Four entries make a 64-byte bucket; replacement prefers an empty slot, then the
-//! slot of least depth, counting entries from older searches as shallower.
+//! `unsafe`. Four entries make a bucket of 64 bytes, aligned to a cache line, so a probe reads
+//! one line. Replacement prefers an empty slot, then the slot of least depth, counting entries
+//! from older searches as shallower. The same position is stored again only when the new entry
+//! is exact, not much shallower, or the old one is from an earlier search: a shallow re-search
+//! (a reduced or a null-window one) does not wipe out a deep result.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -27,17 +30,35 @@ pub struct TtEntry {
 
 const BUCKET: usize = 4;
 
+/// An entry of the same position is kept against a new one shallower by more than this.
+const SAME_KEY_DEPTH_MARGIN: i32 = 3;
+
+/// One cache line: four entries of (key ^ data, data).
+#[repr(C, align(64))]
+struct Bucket([AtomicU64; 2 * BUCKET]);
+
+impl Bucket {
+    fn empty() -> Bucket {
+        Bucket(std::array::from_fn(|_| AtomicU64::new(0)))
+    }
+}
+
 /// Data word layout: move 16 | value 16 | eval 16 | depth 8 | bound 2 | generation 6.
 fn pack(e: &TtEntry, generation: u8) -> u64 {
     let mv = e.mv.map_or(0, |m| m.raw()) as u64;
-    let value = (e.value as i16) as u16 as u64;
-    let eval = (e.eval as i16) as u16 as u64;
+    // Values beyond 16 bits are clamped, never wrapped round to the other sign.
+    let value = clamp16(e.value) as u16 as u64;
+    let eval = clamp16(e.eval) as u16 as u64;
     let depth = (e.depth.clamp(-1, 254) + 1) as u64;
     mv | value << 16
         | eval << 32
         | depth << 48
         | (e.bound as u64 & 3) << 56
         | ((generation & 63) as u64) << 58
+}
+
+fn clamp16(v: i32) -> i16 {
+    v.clamp(i16::MIN as i32, i16::MAX as i32) as i16
 }
 
 fn unpack(d: u64) -> (TtEntry, u8) {
@@ -54,9 +75,7 @@ fn unpack(d: u64) -> (TtEntry, u8) {
 }
 
 pub struct TranspositionTable {
-    /// `2 * BUCKET` words per bucket: (key ^ data, data) per entry.
-    words: Vec<AtomicU64>,
-    buckets: usize,
+    buckets: Vec<Bucket>,
     generation: AtomicU64,
 }
 
@@ -67,7 +86,7 @@ impl TranspositionTable {
     pub fn new(mb: usize) -> TranspositionTable {
         halving_until_it_fits(mb, TranspositionTable::try_new).unwrap_or_else(|| {
             // Not even a megabyte: one bucket, or the process is out of memory anyway.
-            TranspositionTable::with_words((0..BUCKET * 2).map(|_| AtomicU64::new(0)).collect())
+            TranspositionTable::with_buckets(vec![Bucket::empty()])
         })
     }
 
@@ -75,29 +94,29 @@ impl TranspositionTable {
     /// fails.
     pub fn try_new(mb: usize) -> Option<TranspositionTable> {
         let bytes = mb.max(1).checked_mul(1 << 20)?;
-        let buckets = (bytes / (BUCKET * 16)).max(1);
-        let len = buckets.checked_mul(BUCKET * 2)?;
-        let mut words = Vec::new();
-        words.try_reserve_exact(len).ok()?;
-        words.resize_with(len, || AtomicU64::new(0));
-        Some(TranspositionTable::with_words(words))
+        let len = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(len).ok()?;
+        buckets.resize_with(len, Bucket::empty);
+        Some(TranspositionTable::with_buckets(buckets))
     }
 
-    fn with_words(words: Vec<AtomicU64>) -> TranspositionTable {
+    fn with_buckets(buckets: Vec<Bucket>) -> TranspositionTable {
         TranspositionTable {
-            buckets: words.len() / (BUCKET * 2),
-            words,
+            buckets,
             generation: AtomicU64::new(0),
         }
     }
 
     pub fn size_mb(&self) -> usize {
-        (self.buckets * BUCKET * 16) >> 20
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
     pub fn clear(&self) {
-        for w in &self.words {
-            w.store(0, Ordering::Relaxed);
+        for b in &self.buckets {
+            for w in &b.0 {
+                w.store(0, Ordering::Relaxed);
+            }
         }
     }
 
@@ -111,16 +130,17 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
+    fn bucket(&self, key: u64) -> &Bucket {
         // Multiply-shift maps the key onto the bucket range without a division.
-        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET * 2
+        let i = (((key as u128) * (self.buckets.len() as u128)) >> 64) as usize;
+        &self.buckets[i]
     }
 
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
-        let b = self.bucket(key);
+        let b = &self.bucket(key).0;
         for i in 0..BUCKET {
-            let check = self.words[b + 2 * i].load(Ordering::Relaxed);
-            let data = self.words[b + 2 * i + 1].load(Ordering::Relaxed);
+            let check = b[2 * i].load(Ordering::Relaxed);
+            let data = b[2 * i + 1].load(Ordering::Relaxed);
             if data != 0 && check ^ data == key {
                 return Some(unpack(data).0);
             }
@@ -129,26 +149,38 @@ impl TranspositionTable {
     }
 
     pub fn store(&self, key: u64, entry: TtEntry) {
-        let b = self.bucket(key);
+        let b = &self.bucket(key).0;
         let generation = self.generation();
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         for i in 0..BUCKET {
-            let check = self.words[b + 2 * i].load(Ordering::Relaxed);
-            let data = self.words[b + 2 * i + 1].load(Ordering::Relaxed);
-            if data == 0 || check ^ data == key {
+            let check = b[2 * i].load(Ordering::Relaxed);
+            let data = b[2 * i + 1].load(Ordering::Relaxed);
+            if data == 0 {
                 victim = i;
-                // Keep an older move if the new entry has none.
-                if data != 0 && entry.mv.is_none() {
-                    let (old, _) = unpack(data);
+                break;
+            }
+            if check ^ data == key {
+                let (old, old_gen) = unpack(data);
+                let replace = entry.bound == BOUND_EXACT
+                    || old_gen != generation
+                    || entry.depth + SAME_KEY_DEPTH_MARGIN >= old.depth;
+                if replace {
+                    // Keep an older move if the new entry has none.
                     let e = TtEntry {
-                        mv: old.mv,
+                        mv: entry.mv.or(old.mv),
                         ..entry
                     };
-                    self.write(b, i, key, &e, generation);
-                    return;
+                    Self::write(b, i, key, &e, generation);
+                } else if entry.mv.is_some() && entry.mv != old.mv {
+                    // The deeper result stays; the newer best move is still worth trying first.
+                    let e = TtEntry {
+                        mv: entry.mv,
+                        ..old
+                    };
+                    Self::write(b, i, key, &e, old_gen);
                 }
-                break;
+                return;
             }
             let (old, old_gen) = unpack(data);
             let age = (generation.wrapping_sub(old_gen) & 63) as i32;
@@ -158,23 +190,23 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        self.write(b, victim, key, &entry, generation);
+        Self::write(b, victim, key, &entry, generation);
     }
 
-    fn write(&self, b: usize, i: usize, key: u64, e: &TtEntry, generation: u8) {
+    fn write(b: &[AtomicU64; 2 * BUCKET], i: usize, key: u64, e: &TtEntry, generation: u8) {
         let data = pack(e, generation);
-        self.words[b + 2 * i].store(key ^ data, Ordering::Relaxed);
-        self.words[b + 2 * i + 1].store(data, Ordering::Relaxed);
+        b[2 * i].store(key ^ data, Ordering::Relaxed);
+        b[2 * i + 1].store(data, Ordering::Relaxed);
     }
 
     /// Permille of the first thousand entries that belong to the current search (the USI
     /// `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation();
-        let n = (1000).min(self.buckets * BUCKET);
+        let n = (1000).min(self.buckets.len() * BUCKET);
         let mut used = 0;
         for i in 0..n {
-            let data = self.words[2 * i + 1].load(Ordering::Relaxed);
+            let data = self.buckets[i / BUCKET].0[2 * (i % BUCKET) + 1].load(Ordering::Relaxed);
             if data != 0 && unpack(data).1 == generation {
                 used += 1;
             }
@@ -217,6 +249,67 @@ mod tests {
         assert_eq!(tt.probe(0xdead_beef), Some(e));
         assert_eq!(tt.probe(0xdead_bee0), None);
         assert!(tt.hashfull() <= 1000);
+    }
+
+    #[test]
+    fn buckets_are_cache_lines_and_values_are_clamped() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(std::mem::align_of::<Bucket>(), 64);
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.buckets.as_ptr() as usize % 64, 0);
+        let e = TtEntry {
+            mv: None,
+            value: 40_000,
+            eval: -40_000,
+            depth: 3,
+            bound: BOUND_UPPER,
+        };
+        tt.store(7, e);
+        let got = tt.probe(7).unwrap();
+        assert_eq!((got.value, got.eval), (i16::MAX as i32, i16::MIN as i32));
+    }
+
+    #[test]
+    fn a_shallow_result_does_not_replace_a_deep_one_of_the_same_search() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::drop(PieceType::Gold, Square::from_usi("5b").unwrap());
+        let deep = TtEntry {
+            mv: None,
+            value: 100,
+            eval: 0,
+            depth: 12,
+            bound: BOUND_LOWER,
+        };
+        tt.store(9, deep);
+        let shallow = TtEntry {
+            mv: Some(m),
+            value: -50,
+            depth: 2,
+            bound: BOUND_UPPER,
+            ..deep
+        };
+        tt.store(9, shallow);
+        // The deep value stays, with the newer move.
+        assert_eq!(
+            tt.probe(9),
+            Some(TtEntry {
+                mv: Some(m),
+                ..deep
+            })
+        );
+        // An exact result replaces it, and so does any result of a later search.
+        tt.store(
+            9,
+            TtEntry {
+                bound: BOUND_EXACT,
+                ..shallow
+            },
+        );
+        assert_eq!(tt.probe(9).map(|e| e.depth), Some(2));
+        tt.store(9, deep);
+        tt.new_search();
+        tt.store(9, shallow);
+        assert_eq!(tt.probe(9), Some(shallow));
     }
 
     #[test]
