@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::db::MemoryBook;
 use super::{position_key, BookEntry, BookMove};
-use crate::kifu::{csa, kif, Outcome};
+use crate::kifu::{csa, Format, Outcome};
 use crate::position::Position;
 use crate::types::{Color, Move};
 
@@ -19,15 +19,12 @@ pub struct Game {
 }
 
 /// Reads the games of a file: CSA (`.csa`, several games split by `/` lines), KIF (`.kif`,
-/// `.kifu`, UTF-8), or anything else as lines of `startpos moves ...` / `sfen ... moves ...`.
+/// `.kifu`), KI2 (`.ki2`, `.ki2u`), in UTF-8 or Shift_JIS. A file of another name is sniffed:
+/// a record when it looks like one, else lines of `startpos moves ...` / `sfen ... moves ...`.
 pub fn read_games(path: &Path) -> Result<Vec<Game>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let text = crate::kifu::read_text(path)?;
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let format = Format::from_extension(ext).or_else(|| Format::sniff(&text));
     let from_record = |rec: crate::kifu::GameRecord| -> Result<Game, String> {
         let start = Position::from_sfen(&rec.start_sfen).map_err(|e| e.to_string())?;
         rec.final_position()?;
@@ -38,8 +35,8 @@ pub fn read_games(path: &Path) -> Result<Vec<Game>, String> {
         })
     };
     let err = |e: String| format!("{}: {e}", path.display());
-    match ext.as_str() {
-        "csa" => {
+    match format {
+        Some(Format::Csa) => {
             let mut games = Vec::new();
             let mut chunk = String::new();
             for line in text.lines().chain(std::iter::once("/")) {
@@ -55,10 +52,8 @@ pub fn read_games(path: &Path) -> Result<Vec<Game>, String> {
             }
             Ok(games)
         }
-        "kif" | "kifu" => Ok(vec![
-            from_record(kif::read(&text).map_err(err)?).map_err(err)?
-        ]),
-        _ => text
+        Some(f) => Ok(vec![from_record(f.read(&text).map_err(err)?).map_err(err)?]),
+        None => text
             .lines()
             .enumerate()
             .map(|(i, l)| (i, l.trim()))

@@ -43,6 +43,33 @@ fn hand_text(pos: &Position, c: Color) -> String {
     }
 }
 
+/// The board diagram (BOD) with both hands and the side to move, as KIF and KI2 write a start
+/// position that has no handicap name.
+pub(super) fn board_diagram(pos: &Position) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("後手の持駒：{}\n", hand_text(pos, Color::White)));
+    s.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
+    for rank in 0..9u8 {
+        s.push('|');
+        for file in (0..9).rev() {
+            match pos.piece_on(Square::new(file, rank)) {
+                None => s.push_str(" ・"),
+                Some(p) => {
+                    s.push(if p.color() == Color::White { 'v' } else { ' ' });
+                    s.push_str(board_name(p.piece_type()));
+                }
+            }
+        }
+        s.push_str(&format!("|{}\n", RANKS[rank as usize]));
+    }
+    s.push_str("+---------------------------+\n");
+    s.push_str(&format!("先手の持駒：{}\n", hand_text(pos, Color::Black)));
+    if pos.side_to_move() == Color::White {
+        s.push_str("後手番\n");
+    }
+    s
+}
+
 /// The record as KIF text.
 pub fn write(rec: &GameRecord) -> Result<String, String> {
     let mut pos = Position::from_sfen(&rec.start_sfen).map_err(|e| e.to_string())?;
@@ -51,30 +78,11 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
     s.push_str(&format!("開始日時：{}\n", rec.start_time));
     s.push_str(&format!("棋戦：{}\n", rec.event));
     s.push_str(&format!("持ち時間：{}\n", rec.time_control));
-    let standard = Position::startpos().to_sfen() == pos.to_sfen();
-    if standard {
-        s.push_str("手合割：平手\n");
+    // GUIs set up the even game and the standard handicaps from their names.
+    if let Some(name) = handicap_name(&rec.start_sfen) {
+        s.push_str(&format!("手合割：{name}\n"));
     } else {
-        s.push_str(&format!("後手の持駒：{}\n", hand_text(&pos, Color::White)));
-        s.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
-        for rank in 0..9u8 {
-            s.push('|');
-            for file in (0..9).rev() {
-                match pos.piece_on(Square::new(file, rank)) {
-                    None => s.push_str(" ・"),
-                    Some(p) => {
-                        s.push(if p.color() == Color::White { 'v' } else { ' ' });
-                        s.push_str(board_name(p.piece_type()));
-                    }
-                }
-            }
-            s.push_str(&format!("|{}\n", RANKS[rank as usize]));
-        }
-        s.push_str("+---------------------------+\n");
-        s.push_str(&format!("先手の持駒：{}\n", hand_text(&pos, Color::Black)));
-        if pos.side_to_move() == Color::White {
-            s.push_str("後手番\n");
-        }
+        s.push_str(&board_diagram(&pos));
     }
     s.push_str(&format!("先手：{}\n後手：{}\n", rec.black, rec.white));
     s.push_str("手数----指手---------消費時間--\n");
@@ -115,7 +123,7 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
 }
 
 /// The closing `まで…` line that readers take the result from.
-fn result_line(e: Ending, n: usize, to_move: Color) -> String {
+pub(super) fn result_line(e: Ending, n: usize, to_move: Color) -> String {
     let side = |c: Color| {
         if c == Color::Black {
             "先手"
@@ -153,7 +161,7 @@ fn board_name(pt: PieceType) -> &'static str {
     }
 }
 
-fn board_kind(ch: &str) -> Option<PieceType> {
+pub(super) fn board_kind(ch: &str) -> Option<PieceType> {
     match ch {
         "杏" => Some(PieceType::ProLance),
         "圭" => Some(PieceType::ProKnight),
@@ -162,38 +170,129 @@ fn board_kind(ch: &str) -> Option<PieceType> {
     }
 }
 
-/// Reads a KIF record written by [`write`] or by common GUIs: `手合割：平手` or a board
-/// diagram with hands, then numbered moves.
+/// Japanese handicap names (`手合割`) with the names [`Position::from_name`] knows.
+const HANDICAP_NAMES: [(&str, &str); 13] = [
+    ("平手", "startpos"),
+    ("香落ち", "lance"),
+    ("右香落ち", "right_lance"),
+    ("角落ち", "bishop"),
+    ("飛車落ち", "rook"),
+    ("飛落ち", "rook"),
+    ("飛香落ち", "rook_lance"),
+    ("二枚落ち", "2piece"),
+    ("三枚落ち", "3piece"),
+    ("四枚落ち", "4piece"),
+    ("六枚落ち", "6piece"),
+    ("八枚落ち", "8piece"),
+    ("十枚落ち", "10piece"),
+];
+
+/// The start position named by a `手合割` value, or an error naming it. `歩三兵` is read too.
+pub fn handicap_sfen(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    let internal = if name == "歩三兵" {
+        "3pawns"
+    } else {
+        HANDICAP_NAMES
+            .iter()
+            .find(|(j, _)| *j == name)
+            .map(|(_, n)| *n)
+            .ok_or_else(|| format!("unknown handicap (手合割) '{name}'"))?
+    };
+    Position::from_name(internal)
+        .map(|p| p.to_sfen())
+        .map_err(|e| e.to_string())
+}
+
+/// The `手合割` name of a start position, when it is the even game or a standard handicap:
+/// GUIs set the board up from this line, so writers use it rather than a diagram.
+pub fn handicap_name(sfen: &str) -> Option<&'static str> {
+    let target = Position::from_sfen(sfen).ok()?.to_sfen();
+    let mut names: Vec<(&'static str, &'static str)> = HANDICAP_NAMES.to_vec();
+    names.push(("歩三兵", "3pawns"));
+    names
+        .into_iter()
+        .find_map(|(j, n)| (Position::from_name(n).ok()?.to_sfen() == target).then_some(j))
+}
+
+/// The header lines KIF and KI2 share: players, event, `手合割`, and a board diagram (BOD)
+/// with hands and the side to move.
+#[derive(Default)]
+pub(super) struct Header {
+    rows: Vec<String>,
+    hands: [String; 2],
+    white_first: bool,
+    handicap: Option<String>,
+}
+
+impl Header {
+    /// Takes `line` into `rec` or the header when it is a header line; says whether it was.
+    pub(super) fn take(&mut self, rec: &mut GameRecord, line: &str) -> bool {
+        // Handicap games name the sides 下手 (Black) and 上手 (White).
+        let value = |keys: &[&str]| keys.iter().find_map(|k| line.strip_prefix(k));
+        if let Some(v) = value(&["先手：", "下手："]) {
+            rec.black = v.to_string();
+        } else if let Some(v) = value(&["後手：", "上手："]) {
+            rec.white = v.to_string();
+        } else if let Some(v) = value(&["棋戦："]) {
+            rec.event = v.to_string();
+        } else if let Some(v) = value(&["開始日時："]) {
+            rec.start_time = v.to_string();
+        } else if let Some(v) = value(&["持ち時間："]) {
+            rec.time_control = v.to_string();
+        } else if let Some(v) = value(&["手合割："]) {
+            self.handicap = Some(v.trim().to_string());
+        } else if let Some(v) = value(&["後手の持駒：", "上手の持駒："]) {
+            self.hands[1] = v.to_string();
+        } else if let Some(v) = value(&["先手の持駒：", "下手の持駒："]) {
+            self.hands[0] = v.to_string();
+        } else if line == "後手番" || line == "上手番" {
+            self.white_first = true;
+        } else if line == "先手番" || line == "下手番" {
+            self.white_first = false;
+        } else if line.starts_with('|') {
+            self.rows.push(line.to_string());
+        } else {
+            return false;
+        }
+        true
+    }
+
+    /// The start position: the diagram when there is one, else the handicap, else the even
+    /// game. `その他` (another position) needs the diagram.
+    pub(super) fn start_sfen(&self) -> Result<String, String> {
+        if !self.rows.is_empty() {
+            return diagram_sfen(&self.rows, &self.hands, self.white_first);
+        }
+        match self.handicap.as_deref() {
+            None | Some("") => Ok(STARTPOS.to_string()),
+            Some(h) => handicap_sfen(h),
+        }
+    }
+}
+
+/// Reads a KIF record written by [`write`] or by common GUIs: `手合割` or a board diagram
+/// with hands, then numbered moves. Variations (`変化：`) follow the main line in KIF, so the
+/// reader stops at the first one: the record is the main line.
 pub fn read(text: &str) -> Result<GameRecord, String> {
     let mut rec = GameRecord::empty();
-    let mut rows: Vec<String> = Vec::new();
-    let mut hands = [String::new(), String::new()];
-    let mut white_first = false;
+    let mut header = Header::default();
     let mut pos: Option<Position> = None;
     let mut prev_to: Option<Square> = None;
     for (n, raw) in text.lines().enumerate() {
-        let line = raw.trim_end();
+        let line = raw.trim_end().trim_start_matches('\u{feff}');
         let err = |what: &str| format!("KIF line {}: {what}: '{line}'", n + 1);
-        if let Some(v) = line.strip_prefix("先手：") {
-            rec.black = v.to_string();
-        } else if let Some(v) = line.strip_prefix("後手：") {
-            rec.white = v.to_string();
-        } else if let Some(v) = line.strip_prefix("棋戦：") {
-            rec.event = v.to_string();
-        } else if let Some(v) = line.strip_prefix("後手の持駒：") {
-            hands[1] = v.to_string();
-        } else if let Some(v) = line.strip_prefix("先手の持駒：") {
-            hands[0] = v.to_string();
-        } else if line == "後手番" {
-            white_first = true;
-        } else if line.starts_with('|') {
-            rows.push(line.to_string());
-        } else if line.starts_with("手数") {
-            let sfen = if rows.is_empty() {
-                STARTPOS.to_string()
-            } else {
-                diagram_sfen(&rows, &hands, white_first)?
-            };
+        if line.starts_with("変化：") || line.starts_with("変化:") {
+            break;
+        }
+        if line.starts_with('*') || line.starts_with('#') || line.starts_with('&') {
+            continue;
+        }
+        if pos.is_none() && header.take(&mut rec, line) {
+            continue;
+        }
+        if line.starts_with("手数") && pos.is_none() {
+            let sfen = header.start_sfen().map_err(|e| err(&e))?;
             let p = Position::from_sfen(&sfen).map_err(|e| err(&e.to_string()))?;
             rec.start_sfen = p.to_sfen();
             pos = Some(p);
@@ -205,8 +304,17 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
             if num.parse::<u32>().is_err() {
                 continue;
             }
-            // Only ASCII spaces separate fields: `同　` holds an ideographic space.
-            let mv_text = rest.split(' ').find(|w| !w.is_empty()).unwrap_or("");
+            // Only ASCII spaces separate fields: `同　` holds an ideographic space. Some tools
+            // write `同 歩(23)` with an ASCII one: the two words are one move.
+            let mut words = rest.split(' ').filter(|w| !w.is_empty());
+            let first = words.next().unwrap_or("");
+            let joined;
+            let mv_text = if first == "同" {
+                joined = format!("同{}", words.next().unwrap_or(""));
+                joined.as_str()
+            } else {
+                first
+            };
             let ending = match mv_text {
                 "投了" => Some(Ending::Resign),
                 "詰み" => Some(Ending::Mate),

@@ -1,11 +1,98 @@
-//! Game records: CSA V2.2 and KIF (UTF-8) writers and readers, and Japanese move notation.
+//! Game records: CSA V2.2, KIF and KI2 writers and readers, and Japanese move notation.
+//! Readers take UTF-8 or Shift_JIS bytes (see [`decode`]), as the GUIs write them.
 
 pub mod csa;
 pub mod japanese;
+pub mod ki2;
 pub mod kif;
 
 use crate::position::Position;
 use crate::types::{Color, Move};
+
+/// The record formats the readers know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Csa,
+    Kif,
+    Ki2,
+}
+
+impl Format {
+    /// The format a file name's extension names: `.csa`, `.kif`/`.kifu`, `.ki2`/`.ki2u`.
+    pub fn from_extension(ext: &str) -> Option<Format> {
+        match ext.to_ascii_lowercase().as_str() {
+            "csa" => Some(Format::Csa),
+            "kif" | "kifu" => Some(Format::Kif),
+            "ki2" | "ki2u" => Some(Format::Ki2),
+            _ => None,
+        }
+    }
+
+    /// The format a record's text looks like, for files whose name says nothing (`.txt`,
+    /// stdin): KIF has its move list header, KI2 its lines of `▲`/`△` moves, CSA its `V2`,
+    /// `PI` or `+7776FU` lines. Anything else (an opening line like `startpos moves ...`) is
+    /// no record format.
+    pub fn sniff(text: &str) -> Option<Format> {
+        let lines = || {
+            text.lines()
+                .map(|l| l.trim().trim_start_matches('\u{feff}'))
+        };
+        if lines().any(|l| l.starts_with("手数----") || l.starts_with("手数＝")) {
+            return Some(Format::Kif);
+        }
+        if lines().any(|l| l.starts_with(['▲', '△', '☗', '☖'])) {
+            return Some(Format::Ki2);
+        }
+        let csa_move = |l: &str| {
+            let b = l.as_bytes();
+            b.len() >= 7 && (b[0] == b'+' || b[0] == b'-') && b[1..5].iter().all(u8::is_ascii_digit)
+        };
+        if lines().any(|l| l.starts_with("V2") || l == "PI" || l.starts_with("P1") || csa_move(l)) {
+            return Some(Format::Csa);
+        }
+        None
+    }
+
+    /// Reads one record of this format.
+    pub fn read(self, text: &str) -> Result<GameRecord, String> {
+        match self {
+            Format::Csa => csa::read(text),
+            Format::Kif => kif::read(text),
+            Format::Ki2 => ki2::read(text),
+        }
+    }
+}
+
+/// A record file's text. UTF-8 (with or without a byte-order mark) is taken as it is; anything
+/// else is decoded as Shift_JIS (Windows code page 932), which ShogiGUI, Kifu for Windows and
+/// 81Dojo write `.kif` and `.ki2` files in. Bytes that are neither are refused, not guessed.
+pub fn decode(bytes: &[u8]) -> Result<String, String> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return Ok(s.to_string());
+    }
+    let (text, had_errors) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(bytes);
+    if had_errors {
+        return Err("the record is neither UTF-8 nor Shift_JIS text".into());
+    }
+    Ok(text.into_owned())
+}
+
+/// `text` in Shift_JIS, for `.kif` and `.ki2` files that GUIs read in that encoding; a
+/// character Shift_JIS lacks is refused rather than written as an entity.
+pub fn encode_shift_jis(text: &str) -> Result<Vec<u8>, String> {
+    let (bytes, _, unmappable) = encoding_rs::SHIFT_JIS.encode(text);
+    if unmappable {
+        return Err("the record has characters Shift_JIS cannot write".into());
+    }
+    Ok(bytes.into_owned())
+}
+
+/// Reads a record file's text, decoded by [`decode`].
+pub fn read_text(path: &std::path::Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
