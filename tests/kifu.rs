@@ -313,6 +313,16 @@ fn a_kif_with_variations_is_read_as_its_main_line() {
 }
 
 #[test]
+fn kif_quirks_of_other_tools_are_read() {
+    // `同 歩` with an ASCII space, no ending word but a closing line, a byte-order mark.
+    let text = "\u{feff}手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同 銀(31)\nまで4手で後手の勝ち\n";
+    let rec = kif::read(text).unwrap();
+    assert_eq!(rec.moves[3].mv.to_string(), "3a2b");
+    assert_eq!(rec.outcome(), Some(Outcome::WhiteWin));
+    assert_eq!(Format::sniff(text), Some(Format::Kif));
+}
+
+#[test]
 fn a_handicap_kif_without_a_diagram_starts_from_the_handicap() {
     let text = "手合割：二枚落ち\n手数----指手---------消費時間--\n   1 ５二玉(51)\n";
     let rec = kif::read(text).unwrap();

@@ -321,7 +321,7 @@ fn side_word(text: &str) -> Option<Color> {
 }
 
 /// The ending a `まで…` line states, judged against the final position.
-fn parse_result(line: &str, pos: &Position) -> Option<Ending> {
+pub(super) fn parse_result(line: &str, pos: &Position) -> Option<Ending> {
     let tail = line.split_once("手で").map_or(line, |(_, t)| t);
     let to_move = pos.side_to_move();
     let who = side_word(tail);

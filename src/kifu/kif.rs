@@ -291,6 +291,14 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
         if pos.is_none() && header.take(&mut rec, line) {
             continue;
         }
+        if line.starts_with("まで") {
+            // The closing line says how the game ended when no ending word in the move list
+            // does (a record cut at a resignation that was not written down).
+            if let (None, Some(p)) = (rec.ending, pos.as_ref()) {
+                rec.ending = super::ki2::parse_result(line, p);
+            }
+            continue;
+        }
         if line.starts_with("手数") && pos.is_none() {
             let sfen = header.start_sfen().map_err(|e| err(&e))?;
             let p = Position::from_sfen(&sfen).map_err(|e| err(&e.to_string()))?;
@@ -325,6 +333,10 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
                 }),
                 "切れ負け" => Some(Ending::TimeUp {
                     loser: p.side_to_move(),
+                }),
+                // The side to move wins: the move before was illegal (KIF's own word for it).
+                "反則勝ち" => Some(Ending::IllegalMove {
+                    loser: !p.side_to_move(),
                 }),
                 "持将棋" => Some(Ending::MaxMoves),
                 "中断" => Some(Ending::AdjudicatedDraw),
