@@ -271,6 +271,12 @@ fn a_handicap_ki2_in_shift_jis_is_read() {
     let again = ki2::write(&rec).unwrap();
     assert!(again.contains("手合割：香落ち"), "{again}");
     assert_eq!(moves(&ki2::read(&again).unwrap()), moves(&rec));
+    // KIF names the handicap too, so GUIs set the board up from it.
+    let kif_text = kif::write(&rec).unwrap();
+    assert!(kif_text.contains("手合割：香落ち"), "{kif_text}");
+    let back = kif::read(&kif_text).unwrap();
+    assert_eq!(back.start_sfen, rec.start_sfen);
+    assert_eq!(moves(&back), moves(&rec));
     // `hayate book from-records` reads it through the same path.
     let games = read_games(&data("handicap_sjis.ki2")).unwrap();
     assert_eq!(games.len(), 1);
