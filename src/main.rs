@@ -59,7 +59,7 @@ fn main() -> ExitCode {
             // Long mates recurse deep: give the solver a thread with room for it.
             let args = args[1..].to_vec();
             let solver = std::thread::Builder::new()
-                .stack_size(MATE_STACK)
+                .stack_size(hayate::mate::SOLVER_STACK)
                 .spawn(move || mate_command(&args));
             match solver.map(|h| h.join()) {
                 Ok(Ok(code)) => code,
@@ -469,8 +469,6 @@ fn match_command(args: &[String]) -> ExitCode {
         }
     }
 }
-
-const MATE_STACK: usize = 1 << 30;
 
 fn mate_command(args: &[String]) -> ExitCode {
     use hayate::mate::{japanese_line, SolveLimits, Solver, Verdict};

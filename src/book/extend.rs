@@ -86,10 +86,8 @@ pub fn search_position(
     }
     let lines: std::sync::Mutex<HashMap<usize, Info>> = Default::default();
     let report = |info: &Info| {
-        if info.bound.is_none() {
-            if let Ok(mut l) = lines.lock() {
-                l.insert(info.multipv, info.clone());
-            }
+        if let Ok(mut l) = lines.lock() {
+            l.insert(info.multipv, info.clone());
         }
     };
     // Each position from nothing learnt, so that a book does not depend on the order of work.

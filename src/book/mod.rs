@@ -114,27 +114,8 @@ pub fn flipped(pos: &Position) -> Option<Position> {
         }
     }
     let side = (!pos.side_to_move()).to_sfen();
-    let mut hands = String::new();
-    for c in [Color::White, Color::Black] {
-        for pt in crate::types::PieceType::HAND {
-            let n = pos.hand(c).count(pt);
-            if n > 1 {
-                hands.push_str(&n.to_string());
-            }
-            if n > 0 {
-                // The White hand becomes Black's, so it is written first and in upper case.
-                let l = pt.letter();
-                hands.push(if c == Color::White {
-                    l
-                } else {
-                    l.to_ascii_lowercase()
-                });
-            }
-        }
-    }
-    if hands.is_empty() {
-        hands.push('-');
-    }
+    // The White hand becomes Black's.
+    let hands = crate::position::hands_to_sfen([pos.hand(Color::White), pos.hand(Color::Black)]);
     let sfen = format!(
         "{} {side} {hands} {}",
         board_to_sfen(&board),

@@ -16,7 +16,7 @@ pub mod learn;
 pub mod nnue;
 pub mod tune;
 
-pub use weights::{hand_value, piece_value, Weights, DEFAULT};
+pub use weights::{piece_value, Weights, DEFAULT};
 
 use crate::attacks;
 use crate::bitboard::Bitboard;

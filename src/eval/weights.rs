@@ -271,11 +271,6 @@ pub fn piece_value(pt: PieceType) -> i32 {
     DEFAULT.piece[pt.index()]
 }
 
-#[inline(always)]
-pub fn hand_value(pt: PieceType) -> i32 {
-    DEFAULT.hand[pt.index()]
-}
-
 /// Classes of kinds for the king-distance, mobility and attack tables.
 pub fn kind_class(pt: PieceType) -> usize {
     match pt {

@@ -10,6 +10,9 @@ pub use batch::run_batch;
 pub use dfpn::{verify_mate_line, SolveLimits, Solver, Verdict};
 pub use notation::japanese_line;
 
+/// Stack for a thread that runs the solver: long mates recurse deep.
+pub const SOLVER_STACK: usize = 1 << 30;
+
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::movegen::{count_legal, generate_legal, MoveList};

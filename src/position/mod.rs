@@ -7,7 +7,7 @@ mod sfen;
 
 pub use entering::{try_square, EnteringKingRule};
 pub use repetition::{Repetition, Sennichite};
-pub use sfen::{board_to_sfen, SfenError, HANDICAPS, STARTPOS};
+pub use sfen::{board_to_sfen, hands_to_sfen, SfenError, HANDICAPS, STARTPOS};
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
@@ -478,13 +478,6 @@ impl Position {
             .history
             .pop()
             .expect("undo_null_move without a null move");
-    }
-
-    /// Forgets the history (the game so far), keeping the position: repetition detection then
-    /// starts from here.
-    pub fn clear_history(&mut self) {
-        self.history.clear();
-        self.st.plies_from_null = 0;
     }
 
     // ---------------------------------------------------------------- move properties

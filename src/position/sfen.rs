@@ -279,7 +279,9 @@ pub fn board_to_sfen(board: &[Option<Piece>; 81]) -> String {
     s
 }
 
-fn hands_to_sfen(hands: [Hand; 2]) -> String {
+/// The hand field of an SFEN: Black's pieces (upper case), then White's, rook first, `-` for
+/// none.
+pub fn hands_to_sfen(hands: [Hand; 2]) -> String {
     let mut s = String::new();
     for c in Color::ALL {
         for pt in PieceType::HAND {

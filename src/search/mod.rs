@@ -24,7 +24,7 @@ use crate::position::{EnteringKingRule, Position};
 use crate::tt::TranspositionTable;
 use crate::types::{Color, Move};
 
-pub type Value = i32;
+pub use crate::eval::Value;
 pub const MAX_PLY: usize = 120;
 pub const VALUE_MATE: Value = 32000;
 pub const VALUE_INFINITE: Value = 32001;
@@ -58,8 +58,6 @@ pub struct Info {
     pub depth: i32,
     pub seldepth: usize,
     pub score: Score,
-    /// `Some(true)` for a lower bound (fail high), `Some(false)` for an upper bound.
-    pub bound: Option<bool>,
     pub nodes: u64,
     pub time_ms: u64,
     pub hashfull: u32,

@@ -295,7 +295,6 @@ impl<'a> Searcher<'a> {
                 depth,
                 seldepth: rm.seldepth.max(depth as usize),
                 score: Score::from_value(rm.score),
-                bound: None,
                 nodes,
                 time_ms: elapsed,
                 hashfull,

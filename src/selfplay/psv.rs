@@ -196,35 +196,7 @@ pub fn unpack(data: &[u8; 32], ply: u32) -> Result<Position, String> {
         hands[c].add(base);
         pieces += 1;
     }
-    let mut hand_text = String::new();
-    for (c, hand) in hands.iter().enumerate() {
-        for pt in [
-            PieceType::Rook,
-            PieceType::Bishop,
-            PieceType::Gold,
-            PieceType::Silver,
-            PieceType::Knight,
-            PieceType::Lance,
-            PieceType::Pawn,
-        ] {
-            let n = hand.count(pt);
-            if n == 0 {
-                continue;
-            }
-            if n > 1 {
-                hand_text.push_str(&n.to_string());
-            }
-            let l = pt.letter();
-            hand_text.push(if c == 0 {
-                l.to_ascii_uppercase()
-            } else {
-                l.to_ascii_lowercase()
-            });
-        }
-    }
-    if hand_text.is_empty() {
-        hand_text.push('-');
-    }
+    let hand_text = crate::position::hands_to_sfen(hands);
     let sfen = format!(
         "{} {side} {hand_text} {}",
         crate::position::board_to_sfen(&board),

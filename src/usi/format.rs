@@ -7,15 +7,10 @@ pub fn format_info(info: &Info) -> String {
         Score::Cp(v) => format!("cp {v}"),
         Score::Mate(n) => format!("mate {n}"),
     };
-    let bound = match info.bound {
-        Some(true) => " lowerbound",
-        Some(false) => " upperbound",
-        None => "",
-    };
     let nps = info.nodes * 1000 / info.time_ms.max(1);
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
     format!(
-        "info depth {} seldepth {} score {score}{bound} multipv {} nodes {} nps {nps} time {} hashfull {} pv {}",
+        "info depth {} seldepth {} score {score} multipv {} nodes {} nps {nps} time {} hashfull {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,

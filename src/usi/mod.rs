@@ -266,9 +266,6 @@ pub struct Engine {
     book: crate::book::OpeningBook,
 }
 
-/// Stack for the `go mate` thread: the solver recurses once per ply of the mate it explores.
-const MATE_STACK: usize = 1 << 30;
-
 impl Engine {
     pub fn new(out: SharedOut) -> Engine {
         Engine {
@@ -538,7 +535,7 @@ impl Engine {
         let solve_stop = stop.clone();
         let handle = std::thread::Builder::new()
             .name("mate".into())
-            .stack_size(MATE_STACK)
+            .stack_size(crate::mate::SOLVER_STACK)
             .spawn(move || {
                 let start = Instant::now();
                 let Ok(mut solver) = solver.lock() else {
