@@ -121,9 +121,9 @@ search_params! {
 
     // Mate in one.
     /// The main search looks for a mate in one only at nodes the table does not know.
-    mate_in_one_tt_miss_only: bool = false,
+    mate_in_one_tt_miss_only: bool = true,
     /// Quiescence looks for a mate in one (at nodes the table does not know).
-    qsearch_mate_in_one: bool = false,
+    qsearch_mate_in_one: bool = true,
 
     // Mate search by df-pn.
     /// At PV nodes this deep, a df-pn run of `base + per_depth · depth` nodes.

@@ -1236,21 +1236,46 @@ impl<'a> Searcher<'a> {
             return -VALUE_MATE + ply as Value;
         }
         let mut best_move = None;
-        while let Some((m, _)) = picker.next() {
-            if !in_check {
-                // Delta pruning and losing exchanges.
-                let gain = self
-                    .pos
-                    .piece_on(m.to())
-                    .map_or(0, |p| piece_value(p.piece_type()));
-                if stand_pat + gain + self.params.qsearch_delta_margin < alpha && !m.is_promotion()
-                {
+        // After the captures, at its first ply, quiescence may also try the quiet checks that
+        // lose nothing (`qsearch_checks`): in shogi a check is often the only way to keep the
+        // initiative.
+        let try_checks = !in_check && qdepth == 0 && self.params.qsearch_checks;
+        let mut checks: Option<(MoveList, usize)> = None;
+        loop {
+            let m = if let Some((m, _)) = picker.next() {
+                if !in_check {
+                    // Delta pruning and losing exchanges.
+                    let gain = self
+                        .pos
+                        .piece_on(m.to())
+                        .map_or(0, |p| piece_value(p.piece_type()));
+                    if stand_pat + gain + self.params.qsearch_delta_margin < alpha
+                        && !m.is_promotion()
+                    {
+                        continue;
+                    }
+                    if see(&self.pos, m) < 0 {
+                        continue;
+                    }
+                }
+                m
+            } else if try_checks {
+                let (list, next) = checks.get_or_insert_with(|| {
+                    let mut list = MoveList::new();
+                    generate_checks(&self.pos, &mut list);
+                    (list, 0)
+                });
+                let Some(&m) = list.get(*next) else {
+                    break;
+                };
+                *next += 1;
+                if is_tactical(&self.pos, m) || see(&self.pos, m) < 0 {
                     continue;
                 }
-                if see(&self.pos, m) < 0 {
-                    continue;
-                }
-            }
+                m
+            } else {
+                break;
+            };
             self.do_move(ply, m);
             let v = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
             self.pos.undo_move(m);
@@ -1265,33 +1290,6 @@ impl<'a> Searcher<'a> {
                         break;
                     }
                     alpha = v;
-                }
-            }
-        }
-        // At its first ply, quiescence also tries the quiet checks that lose nothing: in shogi
-        // a check is often the only way to keep the initiative.
-        if !in_check && qdepth == 0 && self.params.qsearch_checks && best < beta {
-            let mut checks = MoveList::new();
-            generate_checks(&self.pos, &mut checks);
-            for &m in checks.iter() {
-                if is_tactical(&self.pos, m) || see(&self.pos, m) < 0 {
-                    continue;
-                }
-                self.do_move(ply, m);
-                let v = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
-                self.pos.undo_move(m);
-                if self.shared.stopped() {
-                    return 0;
-                }
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        best_move = Some(m);
-                        if v >= beta {
-                            break;
-                        }
-                        alpha = v;
-                    }
                 }
             }
         }

@@ -31,16 +31,11 @@ const CODES: [(u32, u32); 8] = [
     (0x0f, 5),
 ];
 
-/// Hand kinds in the order the stream writes them (YaneuraOu's piece type order).
-const HAND_ORDER: [PieceType; 7] = [
-    PieceType::Pawn,
-    PieceType::Lance,
-    PieceType::Knight,
-    PieceType::Silver,
-    PieceType::Bishop,
-    PieceType::Rook,
-    PieceType::Gold,
-];
+/// Hand kinds in the order the stream writes them: YaneuraOu's piece type order (pawn, lance,
+/// knight, silver, bishop, rook, gold), which is also the start of Hayate's.
+fn hand_order() -> impl Iterator<Item = PieceType> {
+    PieceType::ALL[..7].iter().copied()
+}
 
 struct BitWriter {
     data: [u8; 32],
@@ -140,7 +135,7 @@ pub fn pack(pos: &Position) -> Result<[u8; 32], String> {
         }
     }
     for c in Color::ALL {
-        for pt in HAND_ORDER {
+        for pt in hand_order() {
             for _ in 0..pos.hand(c).count(pt) {
                 let (code, bits) = CODES[pt.index()];
                 w.bits(code >> 1, bits - 1)?;
