@@ -549,3 +549,161 @@ fn the_command_line_checks_a_position_a_file_and_a_batch() {
         assert!(err.contains("hayate tsume:"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn go_mate_answers_a_double_king_problem() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let sfen = full(COUNTER_ANSWERED).to_sfen();
+    writeln!(
+        stdin,
+        "usi\nisready\nposition sfen {sfen}\ngo mate infinite"
+    )
+    .unwrap();
+    let reader = BufReader::new(child.stdout.take().unwrap());
+    let mut answer = None;
+    for line in reader.lines() {
+        let line = line.unwrap();
+        if line.starts_with("checkmate") {
+            answer = Some(line);
+            break;
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    let _ = child.wait();
+    assert_eq!(answer.as_deref(), Some("checkmate N*4d 5b4a G*5b"));
+}
+
+/// A tsume-like position with both kings: the defender's near the top edge, a few pieces of
+/// each side around it, and the attacker's king within reach of them.
+fn random_double_king(rng: &mut impl rand::Rng) -> Option<Position> {
+    let mut board = [[None::<&str>; 9]; 9];
+    // Half of them with a lance behind the defender's king on the attacker's king's file: any
+    // king move off the file checks back.
+    let lance_line = rng.gen_bool(0.5);
+    let (kf, kr) = if lance_line {
+        (4, 1)
+    } else {
+        (rng.gen_range(0..9usize), rng.gen_range(0..2usize))
+    };
+    board[kr][kf] = Some("k");
+    let (bf, br) = if lance_line {
+        board[0][4] = Some("l");
+        (4, rng.gen_range(3..6usize))
+    } else {
+        (rng.gen_range(0..9usize), rng.gen_range(2..6usize))
+    };
+    board[br][bf] = Some("K");
+    let defenders = ["p", "s", "g", "l", "n", "r", "b"];
+    let attackers = ["P", "S", "G", "L", "N", "B", "R", "+R", "+B"];
+    for i in 0..rng.gen_range(2..7) {
+        let piece = if i % 2 == 0 {
+            defenders[rng.gen_range(0..defenders.len())]
+        } else {
+            attackers[rng.gen_range(0..attackers.len())]
+        };
+        let (f, r) = (rng.gen_range(0..9usize), rng.gen_range(0..6usize));
+        if board[r][f].is_none() && !(lance_line && f == 4 && r < br) {
+            board[r][f] = Some(piece);
+        }
+    }
+    let ranks: Vec<String> = board
+        .iter()
+        .map(|rank| {
+            let (mut s, mut empty) = (String::new(), 0);
+            for sq in rank.iter().rev() {
+                match sq {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            s += &empty.to_string();
+                            empty = 0;
+                        }
+                        s += p;
+                    }
+                }
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            s
+        })
+        .collect();
+    let hands = ["G", "S", "GS", "2G", "GN", "BG", "RG", "N", "SP"];
+    let hand = hands[rng.gen_range(0..hands.len())];
+    // The defender holds what the generator gave nobody, a little of it: a pawn and a gold.
+    let sfen = format!("{} b {hand}pg 1", ranks.join("/"));
+    Position::from_sfen(&sfen).ok().filter(|p| !p.in_check())
+}
+
+#[test]
+fn random_double_king_problems_agree_with_an_exhaustive_search() {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(16);
+    let mut solver = Solver::new(16);
+    let (mut tried, mut mates, mut counter_checks) = (0, 0, 0);
+    while tried < 300 {
+        let Some(mut pos) = random_double_king(&mut rng) else {
+            continue;
+        };
+        tried += 1;
+        let sfen = pos.to_sfen();
+        let mut ex = Exhaustive::new();
+        let shortest = ex.attack(&mut pos, 5);
+        // Count the problems where some defence to a first check checks back.
+        let mut checks = MoveList::new();
+        generate_checks(&pos, &mut checks);
+        counter_checks += checks.iter().any(|&m| {
+            let mut p = pos.clone();
+            p.do_move(m);
+            let mut replies = MoveList::new();
+            generate_legal(&p, &mut replies);
+            replies.iter().any(|&r| p.gives_check(r))
+        }) as u32;
+        solver.clear();
+        let verdict = solver.solve(
+            &mut pos,
+            SolveLimits {
+                nodes: Some(300_000),
+                shorten: true,
+                ..SolveLimits::default()
+            },
+        );
+        match (shortest, &verdict) {
+            (Some(n), Verdict::Mate(line)) => {
+                assert_eq!(line.len() as u32, n, "{sfen}");
+                verify_mate_line(&pos, line).unwrap();
+                mates += 1;
+            }
+            // A mate longer than five plies; the solver's line need not be against the longest
+            // defence (its length may be shorter than the mate's), but it must be a mating line.
+            (None, Verdict::Mate(line)) => verify_mate_line(&pos, line).unwrap(),
+            (Some(n), v) => panic!("{sfen}: mate in {n} missed: {v:?}"),
+            (None, _) => {}
+        }
+        // The checker, on the position as given, agrees on the length.
+        if let Some(n) = shortest {
+            let limits = CheckLimits {
+                nodes: 1_000_000,
+                max_plies: 5,
+                complete_hand: false,
+            };
+            let r = check_problem(&sfen, &limits).unwrap();
+            if r.status != Status::Unknown {
+                assert_eq!(r.main_line.len() as u32, n, "{sfen}");
+                verify_mate_line(&pos, &r.main_line).unwrap();
+            }
+        }
+    }
+    assert!(mates >= 20, "only {mates} mates among the random problems");
+    assert!(
+        counter_checks >= 50,
+        "only {counter_checks} problems with a counter-check"
+    );
+}
