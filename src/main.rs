@@ -559,7 +559,7 @@ fn mate_command(args: &[String]) -> ExitCode {
 /// `hayate tsume check`: on a thread with the solver's deep stack, like `hayate mate`.
 fn tsume_command(args: &[String]) -> ExitCode {
     use hayate::mate::{check_batch, check_problem, CheckLimits};
-    use std::io::Write;
+    use std::io::{IsTerminal, Write};
     let fail = |e: &str| {
         eprintln!("hayate tsume: {e}\n{USAGE}");
         ExitCode::from(2)
@@ -602,11 +602,19 @@ fn tsume_command(args: &[String]) -> ExitCode {
         if let Some(path) = batch {
             let text =
                 std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            // The progress line redraws itself on a terminal; elsewhere it is one line a row.
+            let tty = io::stderr().is_terminal();
             let summary = check_batch(&text, &limits, &mut |l| println!("{l}"), &mut |l| {
-                eprint!("\r\x1b[K{l}");
-                let _ = io::stderr().flush();
+                if tty {
+                    eprint!("\r\x1b[K{l}");
+                    let _ = io::stderr().flush();
+                } else {
+                    eprintln!("{l}");
+                }
             });
-            eprintln!();
+            if tty {
+                eprintln!();
+            }
             println!("{summary}");
             return Ok(());
         }

@@ -702,9 +702,13 @@ impl Report {
         }
         let section = |s: &mut String, title: &str, alts: &[Alternative]| {
             for a in alts {
+                // A longer mate may only be a detour back into the main line, which composers
+                // do not count: the reader has to judge it.
                 let len = a
                     .length
-                    .map_or("longer".to_string(), |n| format!("{n} plies"));
+                    .map_or("a longer mate, or a detour".to_string(), |n| {
+                        format!("{n} plies to mate")
+                    });
                 s.push_str(&format!(
                     "{title} at ply {}: {} ({len})\n",
                     a.ply,
