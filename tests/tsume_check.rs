@@ -644,6 +644,10 @@ fn random_double_king(rng: &mut impl rand::Rng) -> Option<Position> {
 
 #[test]
 fn random_double_king_problems_agree_with_an_exhaustive_search() {
+    on_a_big_stack(random_double_kings);
+}
+
+fn random_double_kings() {
     use rand::SeedableRng;
     let mut rng = rand::rngs::StdRng::seed_from_u64(16);
     let mut solver = Solver::new(16);
@@ -706,4 +710,61 @@ fn random_double_king_problems_agree_with_an_exhaustive_search() {
         counter_checks >= 50,
         "only {counter_checks} problems with a counter-check"
     );
+}
+
+/// The df-pn solver recurses once per ply of the lines it explores, deeper than a test
+/// thread's stack allows on long chases: the command line gives it a thread with room, and so
+/// does this.
+fn on_a_big_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn with_the_hands_as_given_the_lengths_are_those_of_the_short_problems() {
+    on_a_big_stack(as_given_lengths);
+}
+
+fn as_given_lengths() {
+    // tests/data/tsume_short.tsv: lengths checked by an exhaustive search in tests/mate.rs, for
+    // the hands the SFEN gives (most of these are not mates once the defender holds the rest).
+    let text = include_str!("data/tsume_short.tsv");
+    let limits = CheckLimits {
+        nodes: 1_000_000,
+        max_plies: 5,
+        complete_hand: false,
+    };
+    let mut checked = 0;
+    for row in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = row.split('\t').collect();
+        let (name, plies, sfen) = (fields[0], fields[1].parse::<usize>().unwrap(), fields[2]);
+        if plies > 5 {
+            continue;
+        }
+        let r = check_problem(sfen, &limits).unwrap();
+        assert_eq!(
+            r.sfen,
+            Position::from_sfen(sfen).unwrap().to_sfen(),
+            "{name}"
+        );
+        assert_ne!(r.status, Status::Unknown, "{name}");
+        assert_eq!(r.main_line.len(), plies, "{name}");
+        verify_mate_line(&Position::from_sfen(sfen).unwrap(), &r.main_line).unwrap();
+        checked += 1;
+    }
+    assert!(checked >= 5, "{checked}");
+    let (ok, out, _) = hayate(&[
+        "tsume",
+        "check",
+        "--as-given",
+        "9/5k3/9/3p5/6B2/9/9/9/9 b RG 1",
+    ]);
+    assert!(ok && out.contains("5手詰"), "{out}");
 }

@@ -142,6 +142,9 @@ struct Checker {
 }
 
 /// Checks the problem in `sfen` (attacker to move).
+///
+/// The df-pn solver it calls recurses once per ply of the lines it explores: call this on a
+/// thread with a large stack, as `hayate tsume check` does.
 pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String> {
     let sfen = sfen.trim();
     let sfen = sfen.strip_prefix("sfen ").unwrap_or(sfen);
