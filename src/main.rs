@@ -647,7 +647,11 @@ fn tsume_command(args: &[String]) -> ExitCode {
         .spawn(run);
     match worker.map(|h| h.join()) {
         Ok(Ok(Ok(()))) => ExitCode::SUCCESS,
-        Ok(Ok(Err(e))) => fail(&e),
+        // A bad position or file: the message alone, as `hayate mate` does.
+        Ok(Ok(Err(e))) => {
+            eprintln!("hayate tsume: {e}");
+            ExitCode::from(2)
+        }
         _ => {
             eprintln!("hayate: the tsume checker failed");
             ExitCode::FAILURE

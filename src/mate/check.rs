@@ -118,6 +118,9 @@ pub struct Report {
     pub nodes: u64,
 }
 
+/// The most plies the exhaustive search is ever asked to look ahead.
+const MAX_PLIES: u16 = 255;
+
 /// Checks past this many at the first move are not each refuted for a 不詰 report.
 const MAX_REFUTATIONS: usize = 24;
 
@@ -252,7 +255,9 @@ impl Checker {
         // length is no bound. Iterative deepening up to the limit: the shallow passes are
         // cheap and fill the memo for the deeper ones.
         let mut found = None;
-        for b in (1..=limits.max_plies).step_by(2) {
+        // The search recurses once per ply: a limit past any exhaustive reach is cut.
+        let max_plies = limits.max_plies.min(MAX_PLIES);
+        for b in (1..=max_plies).step_by(2) {
             found = self.or_value(pos, b);
             if found.is_some() || self.aborted {
                 break;
@@ -263,8 +268,8 @@ impl Checker {
                 "the exhaustive search ran out of nodes".into()
             } else {
                 format!(
-                    "the mate is longer than {} plies (the solver found one of {solver_length})",
-                    limits.max_plies
+                    "the mate is longer than {max_plies} plies (the solver found one of \
+                     {solver_length})"
                 )
             });
             return;
@@ -529,7 +534,7 @@ impl Checker {
         let e = self.memo.entry(key).or_default();
         match result {
             Some(v) => e.mate = Some(v),
-            None => e.none_within = e.none_within.max(bound + 1),
+            None => e.none_within = e.none_within.max(bound.saturating_add(1)),
         }
     }
 
