@@ -2,11 +2,16 @@
 //! behind `go mate`, `hayate mate` and the search's long mates.
 
 mod batch;
+mod check;
 mod dfpn;
 mod notation;
 mod table;
 
 pub use batch::run_batch;
+pub use check::{
+    check_batch, check_problem, with_defender_holding_the_rest, Alternative, CheckLimits, Report,
+    Status,
+};
 pub use dfpn::{verify_mate_line, SolveLimits, Solver, Verdict};
 pub use notation::japanese_line;
 

@@ -1,0 +1,885 @@
+//! `hayate tsume check`: the composer's verdict on a tsume problem.
+//!
+//! The df-pn solver finds *a* mate; a composer needs to know whether the problem is sound: one
+//! solution under the rules, nothing left in hand, no second way to mate. This module decides
+//! that for short problems, exactly:
+//!
+//! - an exhaustive AND/OR search with exact mate distances (minimax over the number of plies,
+//!   memoised by position and bounded by the length the df-pn solver found) gives the length of
+//!   every line it needs and the main line under the rules: the attacker mates as fast as he
+//!   can, the defender resists as long as he can and, among equally long defences, takes one
+//!   that leaves the attacker nothing in hand;
+//! - at each attacker turn of the main line the other checks are looked at: one that mates as
+//!   fast is found by the exhaustive search, and one that does not is handed to the df-pn
+//!   solver, which must prove that it fails (or finds a longer mate, still a 余詰).
+//!
+//! Everything runs under one node budget. Whatever the budget does not settle is reported as
+//! unknown, never as sound.
+//!
+//! Rules: the defender holds every piece that is neither on the board nor in the attacker's
+//! hand (the tsume convention), so the position is completed that way before checking. With
+//! both kings on the board (双玉) the generator of checks already gives only legal moves, so an
+//! attacker in check can only answer with a move that both escapes and gives check, and an
+//! attacker with no such move has lost the line.
+
+use std::collections::HashMap;
+
+use super::{japanese_line, SolveLimits, Solver, Verdict};
+use crate::movegen::{generate_checks, generate_legal, MoveList};
+use crate::position::Position;
+use crate::types::{Color, Hand, Move, PieceType};
+
+/// How far a check may go.
+#[derive(Clone, Debug)]
+pub struct CheckLimits {
+    /// Nodes for everything: the exhaustive search and every df-pn solve together.
+    pub nodes: u64,
+    /// The longest main line the exhaustive search tries; longer problems are unknown.
+    pub max_plies: u16,
+    /// Give the defender every piece not on the board or in the attacker's hand.
+    pub complete_hand: bool,
+}
+
+impl Default for CheckLimits {
+    fn default() -> CheckLimits {
+        CheckLimits {
+            nodes: 5_000_000,
+            max_plies: 15,
+            complete_hand: true,
+        }
+    }
+}
+
+/// The overall verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// One solution, nothing in hand, no 余詰 (minor flaws may still be listed).
+    Sound,
+    /// A proven major flaw: 駒余り or 余詰.
+    Flawed,
+    /// 不詰: no mate.
+    NoMate,
+    /// The budget or the length limit ran out before the question was settled.
+    Unknown,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Sound => "sound",
+            Status::Flawed => "flawed",
+            Status::NoMate => "nomate",
+            Status::Unknown => "unknown",
+        }
+    }
+}
+
+/// A move other than the main line's at one turn of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alternative {
+    /// The ply of the main line it replaces, from 1.
+    pub ply: usize,
+    pub mv: Move,
+    /// A line from the position before `ply`, starting with `mv` (a mating line for 余詰 and
+    /// 変同, the line to the shorter mate for 早詰).
+    pub line: Vec<Move>,
+    /// Plies from the position before `ply` to the mate along the best play after `mv`, when
+    /// known.
+    pub length: Option<usize>,
+}
+
+/// The composer's verdict on one problem.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The position checked (with the defender's hand completed when asked).
+    pub sfen: String,
+    pub status: Status,
+    /// Why the status is unknown, when it is.
+    pub reason: Option<String>,
+    /// The main line under the rules; its length is the n of n手詰.
+    pub main_line: Vec<Move>,
+    /// 駒余り: what the attacker still holds at the end of the main line.
+    pub spare: Hand,
+    /// 余詰: a second mating move at an attacker turn other than the last.
+    pub cooks: Vec<Alternative>,
+    /// 最終手余詰: another mating move at the last turn (minor).
+    pub last_move_alternatives: Vec<Alternative>,
+    /// 変同: another defence as long as the main line's that also ends with nothing in hand
+    /// (minor).
+    pub equal_variations: Vec<Alternative>,
+    /// 早詰: defences on the main line that allow a shorter mate (normal; for --verbose).
+    pub early_mates: Vec<Alternative>,
+    /// For 不詰: each check of the first move with a defence that refutes it (`None` when
+    /// none was proven within the budget); empty when the checks are too many to list.
+    pub refutations: Vec<(Move, Option<Move>)>,
+    /// Some alternative at an attacker turn could not be settled: a flawed verdict may miss
+    /// further flaws.
+    pub incomplete: bool,
+    pub nodes: u64,
+}
+
+/// The most plies the exhaustive search is ever asked to look ahead.
+const MAX_PLIES: u16 = 255;
+
+/// Checks past this many at the first move are not each refuted for a 不詰 report.
+const MAX_REFUTATIONS: usize = 24;
+
+/// What the exhaustive search has learnt about a position.
+#[derive(Clone, Copy, Debug, Default)]
+struct Memo {
+    /// The exact mate distance, once found.
+    mate: Option<u16>,
+    /// No mate within this many plies (plus one: 0 means nothing known).
+    none_within: u16,
+}
+
+struct Checker {
+    memo: HashMap<u64, Memo>,
+    nodes: u64,
+    budget: u64,
+    aborted: bool,
+    attacker: Color,
+    solver: Solver,
+    /// Main lines already worked out, by position key: (line, pieces left in hand at the end).
+    lines: HashMap<u64, (Vec<Move>, u32)>,
+}
+
+/// Checks the problem in `sfen` (attacker to move).
+///
+/// The df-pn solver it calls recurses once per ply of the lines it explores: call this on a
+/// thread with a large stack, as `hayate tsume check` does.
+pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String> {
+    let sfen = sfen.trim();
+    let sfen = sfen.strip_prefix("sfen ").unwrap_or(sfen);
+    let given = Position::from_sfen(sfen).map_err(|e| e.to_string())?;
+    let attacker = given.side_to_move();
+    if given.king_square(!attacker).is_none() {
+        return Err("the defender has no king".into());
+    }
+    let mut pos = if limits.complete_hand {
+        with_defender_holding_the_rest(&given)?
+    } else {
+        given
+    };
+    let mut c = Checker {
+        memo: HashMap::new(),
+        nodes: 0,
+        budget: limits.nodes,
+        aborted: false,
+        attacker,
+        solver: Solver::new(32),
+        lines: HashMap::new(),
+    };
+    let mut report = Report {
+        sfen: pos.to_sfen(),
+        status: Status::Unknown,
+        reason: None,
+        main_line: Vec::new(),
+        spare: Hand::EMPTY,
+        cooks: Vec::new(),
+        last_move_alternatives: Vec::new(),
+        equal_variations: Vec::new(),
+        early_mates: Vec::new(),
+        refutations: Vec::new(),
+        incomplete: false,
+        nodes: 0,
+    };
+    c.run(&mut pos, limits, &mut report);
+    report.nodes = c.nodes;
+    Ok(report)
+}
+
+/// The position with every piece that is on neither the board nor in a hand put in the
+/// defender's hand.
+pub fn with_defender_holding_the_rest(pos: &Position) -> Result<Position, String> {
+    let attacker = pos.side_to_move();
+    let mut count = [0u32; PieceType::NUM];
+    for sq in pos.occupied() {
+        if let Some(p) = pos.piece_on(sq) {
+            let pt = p.piece_type();
+            if pt != PieceType::King {
+                count[pt.unpromote() as usize] += 1;
+            }
+        }
+    }
+    let mut hands = [pos.hand(Color::Black), pos.hand(Color::White)];
+    for pt in PieceType::HAND {
+        count[pt as usize] += hands[0].count(pt) + hands[1].count(pt);
+        let missing = (Hand::MAX[pt as usize] as u32).saturating_sub(count[pt as usize]);
+        let d = &mut hands[(!attacker).index()];
+        d.set(pt, d.count(pt) + missing);
+    }
+    let sfen = pos.to_sfen();
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    let (board, side) = (fields[0], fields[1]);
+    let mut hand = String::new();
+    for (c, h) in [(Color::Black, hands[0]), (Color::White, hands[1])] {
+        for pt in PieceType::HAND {
+            let n = h.count(pt);
+            if n > 1 {
+                hand.push_str(&n.to_string());
+            }
+            if n > 0 {
+                let l = pt.letter();
+                hand.push(if c == Color::White {
+                    l.to_ascii_lowercase()
+                } else {
+                    l
+                });
+            }
+        }
+    }
+    if hand.is_empty() {
+        hand.push('-');
+    }
+    Position::from_sfen(&format!("{board} {side} {hand} 1")).map_err(|e| e.to_string())
+}
+
+impl Checker {
+    fn run(&mut self, pos: &mut Position, limits: &CheckLimits, report: &mut Report) {
+        // First the df-pn solver: a quick 不詰, or the proof that there is a mate.
+        let verdict = self.solve(pos);
+        let solver_length = match verdict {
+            Verdict::NoMate => {
+                report.status = Status::NoMate;
+                self.refute(pos, report);
+                return;
+            }
+            Verdict::Unknown => {
+                report.reason = Some("the solver ran out of nodes".into());
+                return;
+            }
+            Verdict::Mate(line) => line.len(),
+        };
+        // The solver's line is a mate, but not always one against the longest defence: its
+        // length is no bound. Iterative deepening up to the limit: the shallow passes are
+        // cheap and fill the memo for the deeper ones.
+        let mut found = None;
+        // The search recurses once per ply: a limit past any exhaustive reach is cut.
+        let max_plies = limits.max_plies.min(MAX_PLIES);
+        for b in (1..=max_plies).step_by(2) {
+            found = self.or_value(pos, b);
+            if found.is_some() || self.aborted {
+                break;
+            }
+        }
+        let Some(length) = found else {
+            report.reason = Some(if self.aborted {
+                "the exhaustive search ran out of nodes".into()
+            } else {
+                format!(
+                    "the mate is longer than {max_plies} plies (the solver found one of \
+                     {solver_length})"
+                )
+            });
+            return;
+        };
+        let Some((line, spare)) = self.principal(pos, length) else {
+            report.reason = Some("the exhaustive search ran out of nodes".into());
+            return;
+        };
+        report.main_line = line.clone();
+        let mut end = pos.clone();
+        for &m in &line {
+            end.do_move(m);
+        }
+        report.spare = end.hand(self.attacker);
+        debug_assert_eq!(report.spare.total(), spare);
+        // Walk the main line and look at every alternative.
+        let mut p = pos.clone();
+        for (i, &main) in line.iter().enumerate() {
+            let left = (line.len() - i) as u16;
+            if p.side_to_move() == self.attacker {
+                self.attacker_alternatives(&mut p, main, i + 1, left, report);
+            } else {
+                self.defender_alternatives(&mut p, main, i + 1, left, spare, report);
+            }
+            if self.aborted {
+                report.reason = Some("the budget ran out while checking alternatives".into());
+                report.status = Status::Unknown;
+                return;
+            }
+            p.do_move(main);
+        }
+        let major = !report.spare.is_empty() || !report.cooks.is_empty();
+        report.status = if major {
+            Status::Flawed
+        } else if report.incomplete {
+            report.reason = Some("an alternative check could be neither proven nor refuted".into());
+            Status::Unknown
+        } else {
+            Status::Sound
+        };
+    }
+
+    /// The other checks at an attacker turn: 余詰 or 最終手余詰 when they mate.
+    fn attacker_alternatives(
+        &mut self,
+        p: &mut Position,
+        main: Move,
+        ply: usize,
+        left: u16,
+        report: &mut Report,
+    ) {
+        let mut checks = MoveList::new();
+        generate_checks(p, &mut checks);
+        for &m in checks.iter() {
+            if m == main || self.aborted {
+                continue;
+            }
+            p.do_move(m);
+            let fast = self.and_value(p, left - 1);
+            let alt = match fast {
+                Some(k) => self.principal(p, k).map(|(mut sub, _)| {
+                    sub.insert(0, m);
+                    Alternative {
+                        ply,
+                        mv: m,
+                        line: sub,
+                        length: Some(k as usize + 1),
+                    }
+                }),
+                // At the last turn only a mate at once counts as an alternative.
+                None if left == 1 => None,
+                None => match self.mates_at_all(p) {
+                    Some(Some(sub)) => {
+                        let mut line = vec![m];
+                        line.extend(sub);
+                        Some(Alternative {
+                            ply,
+                            mv: m,
+                            line,
+                            length: None,
+                        })
+                    }
+                    Some(None) => None,
+                    None => {
+                        report.incomplete = true;
+                        None
+                    }
+                },
+            };
+            p.undo_move(m);
+            if let Some(a) = alt {
+                if left == 1 {
+                    report.last_move_alternatives.push(a);
+                } else {
+                    report.cooks.push(a);
+                }
+            }
+        }
+    }
+
+    /// The other defences at a defender turn: 変同 when as long and ending with nothing in
+    /// hand like the main line, 早詰 when shorter.
+    fn defender_alternatives(
+        &mut self,
+        p: &mut Position,
+        main: Move,
+        ply: usize,
+        left: u16,
+        main_spare: u32,
+        report: &mut Report,
+    ) {
+        let mut replies = MoveList::new();
+        generate_legal(p, &mut replies);
+        for &m in replies.iter() {
+            if m == main || self.aborted {
+                continue;
+            }
+            p.do_move(m);
+            let alt = self.or_value(p, left - 1).and_then(|k| {
+                self.principal(p, k).map(|(mut sub, spare)| {
+                    sub.insert(0, m);
+                    (k, sub, spare)
+                })
+            });
+            p.undo_move(m);
+            let Some((k, line, spare)) = alt else {
+                continue;
+            };
+            let a = Alternative {
+                ply,
+                mv: m,
+                line,
+                length: Some(k as usize + 1),
+            };
+            if k + 1 == left {
+                if spare == 0 && main_spare == 0 {
+                    report.equal_variations.push(a);
+                }
+            } else {
+                report.early_mates.push(a);
+            }
+        }
+    }
+
+    /// Whether the attacker mates after his check (defender to move in `p`) at any length, by
+    /// the df-pn solver on each defence: `Some(Some(line))` with a mating line against the first
+    /// defence, `Some(None)` when a defence refutes it, `None` when unknown.
+    fn mates_at_all(&mut self, p: &mut Position) -> Option<Option<Vec<Move>>> {
+        let mut replies = MoveList::new();
+        generate_legal(p, &mut replies);
+        if replies.is_empty() {
+            return Some(Some(Vec::new()));
+        }
+        let mut first = None;
+        let mut unknown = false;
+        for &r in replies.iter() {
+            p.do_move(r);
+            let v = self.solve_within(p, Some((self.budget / 10).max(10_000)));
+            p.undo_move(r);
+            match v {
+                Verdict::NoMate => return Some(None),
+                Verdict::Unknown => unknown = true,
+                Verdict::Mate(line) => {
+                    if first.is_none() {
+                        let mut l = vec![r];
+                        l.extend(line);
+                        first = Some(l);
+                    }
+                }
+            }
+            if self.aborted {
+                return None;
+            }
+        }
+        if unknown {
+            None
+        } else {
+            Some(first)
+        }
+    }
+
+    /// For 不詰: a refuting defence for each check of the first move.
+    fn refute(&mut self, pos: &mut Position, report: &mut Report) {
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        if checks.len() > MAX_REFUTATIONS {
+            return;
+        }
+        for &m in checks.iter() {
+            pos.do_move(m);
+            let mut replies = MoveList::new();
+            generate_legal(pos, &mut replies);
+            let mut refutation = None;
+            for &r in replies.iter() {
+                if self.aborted {
+                    break;
+                }
+                pos.do_move(r);
+                let v = self.solve_within(pos, self.share());
+                pos.undo_move(r);
+                if v == Verdict::NoMate {
+                    refutation = Some(r);
+                    break;
+                }
+            }
+            pos.undo_move(m);
+            report.refutations.push((m, refutation));
+        }
+    }
+
+    /// A df-pn solve of `pos` (attacker to move) within what is left of the budget, and
+    /// within `cap` nodes when given (so that one hard sub-position cannot eat the budget
+    /// the others need). Only the verdict is used, so the solver does not look for shorter
+    /// mates: the exhaustive search gives the lengths.
+    fn solve_within(&mut self, pos: &mut Position, cap: Option<u64>) -> Verdict {
+        let left = self.budget.saturating_sub(self.nodes);
+        if left == 0 {
+            self.aborted = true;
+            return Verdict::Unknown;
+        }
+        let v = self.solver.solve(
+            pos,
+            SolveLimits {
+                nodes: Some(cap.map_or(left, |c| c.min(left))),
+                shorten: false,
+                ..SolveLimits::default()
+            },
+        );
+        self.nodes += self.solver.nodes();
+        v
+    }
+
+    fn solve(&mut self, pos: &mut Position) -> Verdict {
+        self.solve_within(pos, None)
+    }
+
+    /// A share of the budget for one of many sub-solves.
+    fn share(&self) -> Option<u64> {
+        Some((self.budget / 50).max(10_000))
+    }
+
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= self.budget {
+            self.aborted = true;
+        }
+    }
+
+    /// What the memo says of `key` within `bound` plies: `Some(result)` when it settles it.
+    fn lookup(&self, key: u64, bound: u16) -> Option<Option<u16>> {
+        let e = self.memo.get(&key)?;
+        if let Some(v) = e.mate {
+            return Some((v <= bound).then_some(v));
+        }
+        (e.none_within > bound).then_some(None)
+    }
+
+    fn remember(&mut self, key: u64, bound: u16, result: Option<u16>) {
+        if self.aborted {
+            return;
+        }
+        let e = self.memo.entry(key).or_default();
+        match result {
+            Some(v) => e.mate = Some(v),
+            None => e.none_within = e.none_within.max(bound.saturating_add(1)),
+        }
+    }
+
+    /// The exact number of plies to mate from `pos` (attacker to move) if it is at most
+    /// `bound`, by exhaustive minimax.
+    fn or_value(&mut self, pos: &mut Position, bound: u16) -> Option<u16> {
+        if bound == 0 || self.aborted {
+            return None;
+        }
+        let key = pos.key();
+        if let Some(r) = self.lookup(key, bound) {
+            return r;
+        }
+        self.tick();
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        let mut best: Option<u16> = None;
+        for &m in checks.iter() {
+            // Only a strictly shorter mate improves on the best so far (lengths are odd).
+            let child_bound = match best {
+                None => bound - 1,
+                Some(1) => break,
+                Some(v) => v - 3,
+            };
+            pos.do_move(m);
+            let v = self.and_value(pos, child_bound);
+            pos.undo_move(m);
+            if self.aborted {
+                return None;
+            }
+            if let Some(k) = v {
+                best = Some(k + 1);
+            }
+        }
+        self.remember(key, bound, best);
+        best
+    }
+
+    /// The exact number of plies to mate from `pos` (defender to move, in check) if it is at
+    /// most `bound`: the defender's longest resistance.
+    fn and_value(&mut self, pos: &mut Position, bound: u16) -> Option<u16> {
+        if self.aborted {
+            return None;
+        }
+        let key = pos.key();
+        if let Some(r) = self.lookup(key, bound) {
+            return r;
+        }
+        self.tick();
+        let mut replies = MoveList::new();
+        generate_legal(pos, &mut replies);
+        if replies.is_empty() {
+            self.remember(key, bound, Some(0));
+            return Some(0);
+        }
+        if bound < 2 {
+            self.remember(key, bound, None);
+            return None;
+        }
+        let mut worst = 0;
+        for &r in replies.iter() {
+            pos.do_move(r);
+            let v = self.or_value(pos, bound - 1);
+            pos.undo_move(r);
+            if self.aborted {
+                return None;
+            }
+            match v {
+                Some(k) => worst = worst.max(k + 1),
+                None => {
+                    self.remember(key, bound, None);
+                    return None;
+                }
+            }
+        }
+        self.remember(key, bound, Some(worst));
+        Some(worst)
+    }
+
+    /// The main line from `pos`, whose exact mate distance is `value`, with the number of
+    /// pieces the attacker holds at its end: the attacker plays a quickest mate, the defender
+    /// a longest defence, each (among the moves tied on length) the one that leaves the
+    /// attacker the fewest pieces. `None` when the budget runs out.
+    fn principal(&mut self, pos: &mut Position, value: u16) -> Option<(Vec<Move>, u32)> {
+        let key = pos.key();
+        if let Some(r) = self.lines.get(&key) {
+            return Some(r.clone());
+        }
+        let or_node = pos.side_to_move() == self.attacker;
+        let mut moves = MoveList::new();
+        if or_node {
+            generate_checks(pos, &mut moves);
+        } else {
+            generate_legal(pos, &mut moves);
+            if moves.is_empty() {
+                return Some((Vec::new(), pos.hand(self.attacker).total()));
+            }
+        }
+        if value == 0 {
+            return None;
+        }
+        let mut best: Option<(Vec<Move>, u32)> = None;
+        for &m in moves.iter() {
+            pos.do_move(m);
+            let v = if or_node {
+                self.and_value(pos, value - 1)
+            } else {
+                self.or_value(pos, value - 1)
+            };
+            let sub = if v == Some(value - 1) {
+                self.principal(pos, value - 1)
+            } else {
+                None
+            };
+            pos.undo_move(m);
+            if self.aborted {
+                return None;
+            }
+            if let Some((mut line, spare)) = sub {
+                if best.as_ref().is_none_or(|b| spare < b.1) {
+                    line.insert(0, m);
+                    best = Some((line, spare));
+                }
+            }
+        }
+        let best = best?;
+        self.lines.insert(key, best.clone());
+        Some(best)
+    }
+}
+
+impl Report {
+    /// The summary for people.
+    pub fn human(&self, verbose: bool) -> String {
+        let pos = Position::from_sfen(&self.sfen).ok();
+        let jp = |at: &[Move], line: &[Move]| -> String {
+            let Some(p) = &pos else {
+                return usi(line);
+            };
+            let mut q = p.clone();
+            for &m in at {
+                q.do_move(m);
+            }
+            format!("{}  ({})", japanese_line(&q, line), usi(line))
+        };
+        let mut s = String::new();
+        s.push_str(&format!("verdict: {}", self.status.name()));
+        if let Some(r) = &self.reason {
+            s.push_str(&format!(" ({r})"));
+        }
+        s.push('\n');
+        if self.status == Status::NoMate {
+            s.push_str("不詰: no mate\n");
+            for (m, r) in &self.refutations {
+                let line = match r {
+                    Some(r) => jp(&[], &[*m, *r]),
+                    None => format!("{}  (no refutation proven)", jp(&[], &[*m])),
+                };
+                s.push_str(&format!("  refuted: {line}\n"));
+            }
+        }
+        if !self.main_line.is_empty() {
+            s.push_str(&format!(
+                "{}手詰: {}\n",
+                self.main_line.len(),
+                jp(&[], &self.main_line)
+            ));
+            if self.spare.is_empty() {
+                s.push_str("nothing left in hand\n");
+            } else {
+                s.push_str(&format!("駒余り: {:?} left in hand\n", self.spare));
+            }
+        }
+        let section = |s: &mut String, title: &str, alts: &[Alternative]| {
+            for a in alts {
+                // A longer mate may only be a detour back into the main line, which composers
+                // do not count: the reader has to judge it.
+                let len = a
+                    .length
+                    .map_or("a longer mate, or a detour".to_string(), |n| {
+                        format!("{n} plies to mate")
+                    });
+                s.push_str(&format!(
+                    "{title} at ply {}: {} ({len})\n",
+                    a.ply,
+                    jp(&self.main_line[..a.ply - 1], &a.line)
+                ));
+            }
+        };
+        section(&mut s, "余詰", &self.cooks);
+        section(&mut s, "最終手余詰 (minor)", &self.last_move_alternatives);
+        section(&mut s, "変同 (minor)", &self.equal_variations);
+        if verbose {
+            section(&mut s, "早詰 in a variation", &self.early_mates);
+        }
+        if self.incomplete {
+            s.push_str("some alternatives could not be settled within the budget\n");
+        }
+        s.push_str(&format!("nodes: {}\n", self.nodes));
+        s
+    }
+
+    /// The report as one JSON object.
+    pub fn json(&self, verbose: bool) -> String {
+        let alts = |alts: &[Alternative]| -> String {
+            let items: Vec<String> = alts
+                .iter()
+                .map(|a| {
+                    format!(
+                        "{{\"ply\":{},\"move\":\"{}\",\"line\":{},\"length\":{}}}",
+                        a.ply,
+                        a.mv,
+                        json_moves(&a.line),
+                        a.length.map_or("null".to_string(), |n| n.to_string())
+                    )
+                })
+                .collect();
+            format!("[{}]", items.join(","))
+        };
+        let refutations: Vec<String> = self
+            .refutations
+            .iter()
+            .map(|(m, r)| {
+                format!(
+                    "{{\"check\":\"{m}\",\"refutation\":{}}}",
+                    r.map_or("null".to_string(), |r| format!("\"{r}\""))
+                )
+            })
+            .collect();
+        let mut s = format!(
+            "{{\"sfen\":\"{}\",\"verdict\":\"{}\",\"reason\":{},\"length\":{},\"main_line\":{},\
+             \"spare\":\"{:?}\",\"cooks\":{},\"last_move_alternatives\":{},\
+             \"equal_variations\":{},\"refutations\":[{}],\"incomplete\":{},\"nodes\":{}",
+            self.sfen,
+            self.status.name(),
+            self.reason.as_ref().map_or("null".to_string(), |r| format!(
+                "\"{}\"",
+                r.replace('"', "'")
+            )),
+            if self.main_line.is_empty() {
+                "null".to_string()
+            } else {
+                self.main_line.len().to_string()
+            },
+            json_moves(&self.main_line),
+            self.spare,
+            alts(&self.cooks),
+            alts(&self.last_move_alternatives),
+            alts(&self.equal_variations),
+            refutations.join(","),
+            self.incomplete,
+            self.nodes
+        );
+        if verbose {
+            s.push_str(&format!(",\"early_mates\":{}", alts(&self.early_mates)));
+        }
+        s.push('}');
+        s
+    }
+
+    /// One tab-separated row for `--batch`: verdict, length and the flaws found.
+    pub fn row(&self) -> String {
+        let mut flaws = Vec::new();
+        if !self.spare.is_empty() {
+            flaws.push(format!("駒余り {:?}", self.spare));
+        }
+        for (name, alts) in [
+            ("余詰", &self.cooks),
+            ("最終手余詰", &self.last_move_alternatives),
+            ("変同", &self.equal_variations),
+        ] {
+            if !alts.is_empty() {
+                let plies: Vec<String> = alts.iter().map(|a| a.ply.to_string()).collect();
+                flaws.push(format!("{name} at {}", plies.join(",")));
+            }
+        }
+        if let Some(r) = &self.reason {
+            flaws.push(r.clone());
+        }
+        format!(
+            "{}\t{}\t{}",
+            self.status.name(),
+            if self.main_line.is_empty() {
+                "-".to_string()
+            } else {
+                self.main_line.len().to_string()
+            },
+            if flaws.is_empty() {
+                "-".to_string()
+            } else {
+                flaws.join("; ")
+            }
+        )
+    }
+}
+
+fn usi(line: &[Move]) -> String {
+    line.iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn json_moves(line: &[Move]) -> String {
+    let items: Vec<String> = line.iter().map(|m| format!("\"{m}\"")).collect();
+    format!("[{}]", items.join(","))
+}
+
+/// `--batch`: checks each `name<TAB>sfen` row of `text`, writing a row per problem through
+/// `out` and a progress line through `progress`; returns the summary line.
+pub fn check_batch(
+    text: &str,
+    limits: &CheckLimits,
+    out: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(&str),
+) -> String {
+    let rows: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i, l.trim_end_matches('\r')))
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    out("name\tverdict\tplies\tflaws");
+    let mut counts = [0usize; 5];
+    for (done, &(number, line)) in rows.iter().enumerate() {
+        let (name, sfen) = line.split_once('\t').unwrap_or((line, ""));
+        progress(&format!("[{}/{}] {name}", done + 1, rows.len()));
+        match check_problem(sfen, limits) {
+            Ok(r) => {
+                counts[r.status as usize] += 1;
+                out(&format!("{name}\t{}", r.row()));
+            }
+            Err(e) => {
+                counts[4] += 1;
+                out(&format!("{name}\terror: line {}: {e}\t-\t-", number + 1));
+            }
+        }
+    }
+    format!(
+        "checked {}: sound {}, flawed {}, nomate {}, unknown {}, errors {}",
+        rows.len(),
+        counts[0],
+        counts[1],
+        counts[2],
+        counts[3],
+        counts[4]
+    )
+}

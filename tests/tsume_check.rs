@@ -1,0 +1,770 @@
+//! `hayate tsume check`: small composed problems with a known verdict, each verdict also
+//! checked by an exhaustive search written here (independent of the checker's), and
+//! double-king (双玉) problems through the df-pn solver, `hayate mate` and the checker.
+//! Node limits only: no test depends on time.
+
+use std::collections::HashMap;
+use std::process::Command;
+
+use hayate::mate::{
+    check_problem, verify_mate_line, with_defender_holding_the_rest, Alternative, CheckLimits,
+    Report, SolveLimits, Solver, Status, Verdict,
+};
+use hayate::movegen::{generate_checks, generate_legal, MoveList};
+use hayate::types::Move;
+use hayate::Position;
+
+/// The problems, attacker (Black) to move; the defender holds every other piece.
+/// A clean 3-ply mate: one solution, nothing in hand, no alternative anywhere.
+const SOUND: &str = "9/k8/B8/l8/l8/9/9/9/9 b 2G 1";
+/// 3 plies: every longest defence leaves a gold and a silver in hand (駒余り).
+const SPARE: &str = "k8/9/g8/+R8/9/9/9/9/9 b GS 1";
+/// 3 plies, and three other first moves mate as fast (余詰 at the first move).
+const COOK_FIRST: &str = "9/1k7/p1P6/B8/9/9/9/9/9 b 2G 1";
+/// 5 plies, with other mates at the third ply only (余詰 in the middle).
+const COOK_MIDDLE: &str = "2p1ks3/9/5R3/9/9/9/9/9/9 b GN 1";
+/// 3 plies, sound but for other mates at the last move (最終手余詰).
+const LAST_MOVE: &str = "9/8k/8N/6n2/6nL1/9/9/9/9 b 2G 1";
+/// 3 plies, sound but for a second defence as long, also ending with nothing in hand (変同).
+const EQUAL: &str = "p8/k8/9/S8/9/9/9/9/9 b GN 1";
+/// No mate: a lone gold.
+const NOMATE: &str = "4k4/9/9/9/9/9/9/9/9 b G 1";
+/// 双玉: N*4d mates in three without Black's king; with it on 5f, K4a uncovers the lance on
+/// Black's king, and Black has no answer that also gives check.
+const COUNTER_REFUTES: &str = "4l4/4k4/2+R6/2g6/9/4K4/9/9/9 b GN 1";
+const COUNTER_REFUTES_ONE_KING: &str = "4l4/4k4/2+R6/2g6/9/9/9/9/9 b GN 1";
+/// 双玉: N*4d K4a uncovers the lance on Black's king on 5d; G*5b blocks it and mates. A clean
+/// problem otherwise.
+const COUNTER_ANSWERED: &str = "2+R1l1s2/4ks3/9/4K4/9/9/9/9/9 b GN 1";
+const COUNTER_ANSWERED_ONE_KING: &str = "2+R1l1s2/4ks3/9/9/9/9/9/9/9 b GN 1";
+
+fn limits(nodes: u64) -> CheckLimits {
+    CheckLimits {
+        nodes,
+        ..CheckLimits::default()
+    }
+}
+
+fn check(sfen: &str) -> Report {
+    check_problem(sfen, &limits(3_000_000)).unwrap()
+}
+
+/// The position the checker works on: the defender holding the rest.
+fn full(sfen: &str) -> Position {
+    with_defender_holding_the_rest(&Position::from_sfen(sfen).unwrap()).unwrap()
+}
+
+fn usi(line: &[Move]) -> String {
+    line.iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The exhaustive reference: plies to mate by continuous checks against the longest defence,
+/// if at most `bound`. Plain minimax, memoised on (position, bound) only.
+struct Exhaustive {
+    memo: HashMap<(u64, u32, bool), Option<u32>>,
+}
+
+impl Exhaustive {
+    fn new() -> Exhaustive {
+        Exhaustive {
+            memo: HashMap::new(),
+        }
+    }
+
+    /// Attacker to move.
+    fn attack(&mut self, pos: &mut Position, bound: u32) -> Option<u32> {
+        if bound == 0 {
+            return None;
+        }
+        if let Some(&r) = self.memo.get(&(pos.key(), bound, true)) {
+            return r;
+        }
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        let mut best = None;
+        for &m in checks.iter() {
+            pos.do_move(m);
+            if let Some(k) = self.defend(pos, bound - 1) {
+                best = Some(best.map_or(k + 1, |b: u32| b.min(k + 1)));
+            }
+            pos.undo_move(m);
+        }
+        self.memo.insert((pos.key(), bound, true), best);
+        best
+    }
+
+    /// Defender to move (in check).
+    fn defend(&mut self, pos: &mut Position, bound: u32) -> Option<u32> {
+        if let Some(&r) = self.memo.get(&(pos.key(), bound, false)) {
+            return r;
+        }
+        let mut replies = MoveList::new();
+        generate_legal(pos, &mut replies);
+        let r = if replies.is_empty() {
+            Some(0)
+        } else if bound < 2 {
+            None
+        } else {
+            let mut worst = Some(0);
+            for &m in replies.iter() {
+                pos.do_move(m);
+                let v = self.attack(pos, bound - 1);
+                pos.undo_move(m);
+                worst = match (worst, v) {
+                    (Some(w), Some(k)) => Some(w.max(k + 1)),
+                    _ => None,
+                };
+                if worst.is_none() {
+                    break;
+                }
+            }
+            worst
+        };
+        self.memo.insert((pos.key(), bound, false), r);
+        r
+    }
+}
+
+/// The position before ply `ply` (from 1) of `line`.
+fn before(pos: &Position, line: &[Move], ply: usize) -> Position {
+    let mut p = pos.clone();
+    for &m in &line[..ply - 1] {
+        p.do_move(m);
+    }
+    p
+}
+
+/// The main line is a mating line of exactly the minimax length.
+fn assert_main_line_exact(sfen: &str, r: &Report, plies: u32) {
+    let pos = full(sfen);
+    assert_eq!(r.sfen, pos.to_sfen());
+    assert_eq!(
+        r.main_line.len() as u32,
+        plies,
+        "{sfen}: {}",
+        usi(&r.main_line)
+    );
+    verify_mate_line(&pos, &r.main_line).unwrap();
+    let mut ex = Exhaustive::new();
+    let mut p = pos.clone();
+    assert_eq!(ex.attack(&mut p, plies), Some(plies), "{sfen}");
+    // Along the main line every attacker move keeps the shortest mate and every defence is a
+    // longest one.
+    for (i, &m) in r.main_line.iter().enumerate() {
+        let left = plies - i as u32;
+        p.do_move(m);
+        let v = if i % 2 == 0 {
+            ex.defend(&mut p, left - 1)
+        } else {
+            ex.attack(&mut p, left - 1)
+        };
+        assert_eq!(v, Some(left - 1), "{sfen}: ply {}", i + 1);
+    }
+}
+
+/// An alternative reported at an attacker turn mates, and as fast when its length is given.
+fn assert_alternative_mates(sfen: &str, r: &Report, a: &Alternative) {
+    let pos = full(sfen);
+    let mut p = before(&pos, &r.main_line, a.ply);
+    assert_ne!(a.mv, r.main_line[a.ply - 1]);
+    assert_eq!(a.line[0], a.mv);
+    verify_mate_line(&p, &a.line).unwrap();
+    p.do_move(a.mv);
+    let left = (r.main_line.len() - a.ply + 1) as u32;
+    let mut ex = Exhaustive::new();
+    if let Some(n) = a.length {
+        assert_eq!(n as u32, left, "{sfen}: ply {}", a.ply);
+        assert_eq!(ex.defend(&mut p, left - 1), Some(left - 1), "{sfen}");
+    }
+}
+
+/// At the attacker turns `plies` of the main line, no check other than the main line's mates
+/// within `bound` plies (at the last turn: at once).
+fn assert_no_other_mate(sfen: &str, r: &Report, plies: &[usize], bound: u32) {
+    let pos = full(sfen);
+    let mut ex = Exhaustive::new();
+    for &ply in plies {
+        let mut p = before(&pos, &r.main_line, ply);
+        let last = ply == r.main_line.len();
+        let mut checks = MoveList::new();
+        generate_checks(&p, &mut checks);
+        for &m in checks.iter() {
+            if m == r.main_line[ply - 1] {
+                continue;
+            }
+            p.do_move(m);
+            let b = if last { 0 } else { bound };
+            assert_eq!(ex.defend(&mut p, b), None, "{sfen}: ply {ply} {m} mates");
+            p.undo_move(m);
+        }
+    }
+}
+
+#[test]
+fn a_sound_problem_is_sound() {
+    let r = check(SOUND);
+    assert_eq!(r.status, Status::Sound, "{r:?}");
+    assert_main_line_exact(SOUND, &r, 3);
+    assert_eq!(usi(&r.main_line), "G*8b 9b9c G*8c");
+    assert!(r.spare.is_empty());
+    assert!(r.cooks.is_empty() && r.last_move_alternatives.is_empty());
+    assert!(r.equal_variations.is_empty() && !r.incomplete);
+    assert_no_other_mate(SOUND, &r, &[1, 3], 7);
+    // The defender was given every other piece.
+    assert_eq!(r.sfen, "9/k8/B8/l8/l8/9/9/9/9 b 2G2rb2g4s4n2l18p 1");
+    assert!(r.human(false).contains("3手詰: ▲8二金 △9三玉 ▲8三金打"));
+    assert!(r
+        .json(false)
+        .contains("\"verdict\":\"sound\",\"reason\":null,\"length\":3"));
+}
+
+#[test]
+fn pieces_left_in_hand_are_a_flaw() {
+    let r = check(SPARE);
+    assert_eq!(r.status, Status::Flawed);
+    assert_main_line_exact(SPARE, &r, 3);
+    assert_eq!(format!("{:?}", r.spare), "GS");
+    assert!(r.cooks.is_empty());
+    // Every longest defence leaves something: the checker picked the least.
+    let pos = full(SPARE);
+    let mut p = pos.clone();
+    p.do_move(r.main_line[0]);
+    let mut ex = Exhaustive::new();
+    let mut replies = MoveList::new();
+    generate_legal(&p, &mut replies);
+    for &d in replies.iter() {
+        p.do_move(d);
+        if ex.attack(&mut p, 1) == Some(1) {
+            let mut checks = MoveList::new();
+            generate_checks(&p, &mut checks);
+            for &m in checks.iter() {
+                p.do_move(m);
+                if ex.defend(&mut p, 0) == Some(0) {
+                    assert!(p.hand(hayate::types::Color::Black).total() >= 2, "{d} {m}");
+                }
+                p.undo_move(m);
+            }
+        }
+        p.undo_move(d);
+    }
+    assert!(r.human(false).contains("駒余り: GS"));
+}
+
+#[test]
+fn a_second_mate_at_the_first_move_is_a_cook() {
+    let r = check(COOK_FIRST);
+    assert_eq!(r.status, Status::Flawed);
+    assert_main_line_exact(COOK_FIRST, &r, 3);
+    assert!(r.spare.is_empty());
+    assert_eq!(r.cooks.len(), 3, "{:?}", r.cooks);
+    for a in &r.cooks {
+        assert_eq!(a.ply, 1);
+        assert_alternative_mates(COOK_FIRST, &r, a);
+    }
+    assert!(r.human(false).contains("余詰 at ply 1:"));
+}
+
+#[test]
+fn a_second_mate_in_the_middle_is_a_cook() {
+    let r = check(COOK_MIDDLE);
+    assert_eq!(r.status, Status::Flawed);
+    assert_main_line_exact(COOK_MIDDLE, &r, 5);
+    assert!(r.spare.is_empty());
+    assert!(!r.cooks.is_empty());
+    assert!(r.cooks.iter().all(|a| a.ply == 3), "{:?}", r.cooks);
+    assert!(r.cooks.iter().any(|a| a.length == Some(3)));
+    for a in &r.cooks {
+        assert_alternative_mates(COOK_MIDDLE, &r, a);
+    }
+    // Nothing else mates at the first move (within five plies, exhaustively).
+    assert_no_other_mate(COOK_MIDDLE, &r, &[1], 5);
+}
+
+#[test]
+fn other_mates_at_the_last_move_are_minor() {
+    let r = check(LAST_MOVE);
+    assert_eq!(r.status, Status::Sound);
+    assert_main_line_exact(LAST_MOVE, &r, 3);
+    assert!(r.cooks.is_empty() && r.equal_variations.is_empty());
+    assert_eq!(r.last_move_alternatives.len(), 3);
+    for a in &r.last_move_alternatives {
+        assert_eq!(a.ply, 3);
+        assert_alternative_mates(LAST_MOVE, &r, a);
+    }
+    assert_no_other_mate(LAST_MOVE, &r, &[1], 7);
+    assert!(r.human(false).contains("最終手余詰 (minor) at ply 3"));
+}
+
+#[test]
+fn an_equally_long_defence_without_spare_is_a_minor_equal_variation() {
+    let r = check(EQUAL);
+    assert_eq!(r.status, Status::Sound);
+    assert_main_line_exact(EQUAL, &r, 3);
+    assert!(r.cooks.is_empty() && r.last_move_alternatives.is_empty());
+    assert_eq!(r.equal_variations.len(), 1);
+    let a = &r.equal_variations[0];
+    assert_eq!(a.ply, 2);
+    assert_eq!(a.length, Some(2));
+    let pos = full(EQUAL);
+    let mut p = before(&pos, &r.main_line, 2);
+    assert_eq!(a.line[0], a.mv);
+    p.do_move(a.mv);
+    verify_mate_line(&p, &a.line[1..]).unwrap();
+    assert_eq!(Exhaustive::new().attack(&mut p, 1), Some(1));
+    for &m in &a.line[1..] {
+        p.do_move(m);
+    }
+    assert!(p.hand(hayate::types::Color::Black).is_empty());
+    assert_no_other_mate(EQUAL, &r, &[1], 7);
+    assert!(r.human(false).contains("変同 (minor) at ply 2"));
+}
+
+#[test]
+fn no_mate_is_nomate_with_a_refutation_of_each_check() {
+    let r = check(NOMATE);
+    assert_eq!(r.status, Status::NoMate);
+    assert!(r.main_line.is_empty());
+    let mut pos = full(NOMATE);
+    let mut checks = MoveList::new();
+    generate_checks(&pos, &mut checks);
+    assert_eq!(r.refutations.len(), checks.len());
+    let mut ex = Exhaustive::new();
+    assert_eq!(ex.attack(&mut pos, 7), None);
+    for &(m, refutation) in &r.refutations {
+        let refutation = refutation.unwrap_or_else(|| panic!("{m} not refuted"));
+        pos.do_move(m);
+        pos.do_move(refutation);
+        assert_eq!(ex.attack(&mut pos, 7), None, "{m} {refutation}");
+        pos.undo_move(refutation);
+        pos.undo_move(m);
+    }
+    assert!(r.human(false).contains("不詰"));
+}
+
+#[test]
+fn a_counter_check_that_cannot_be_answered_with_check_refutes_the_attack() {
+    // Without Black's king: a sound three-ply mate starting N*4d.
+    let one = check(COUNTER_REFUTES_ONE_KING);
+    assert_main_line_exact(COUNTER_REFUTES_ONE_KING, &one, 3);
+    assert_eq!(one.main_line[0].to_string(), "N*4d");
+    // With it: no mate, and N*4d is refuted by the king's discovered check.
+    let r = check(COUNTER_REFUTES);
+    assert_eq!(r.status, Status::NoMate, "{r:?}");
+    let mut pos = full(COUNTER_REFUTES);
+    let mut ex = Exhaustive::new();
+    assert_eq!(ex.attack(&mut pos, 7), None);
+    let n4d = pos.parse_usi_move("N*4d").unwrap();
+    let (_, refutation) = r.refutations.iter().find(|(m, _)| *m == n4d).unwrap();
+    let refutation = refutation.unwrap();
+    pos.do_move(n4d);
+    assert!(pos.gives_check(refutation), "{refutation} gives no check");
+    pos.do_move(refutation);
+    // Black is in check: the one-king mate G*3b no longer answers it, and none of the
+    // evasions that give check mates.
+    assert!(pos.in_check());
+    let g3b = hayate::position::parse_move_syntax("G*3b").unwrap();
+    assert!(!pos.is_legal(g3b));
+    let mut checks = MoveList::new();
+    generate_checks(&pos, &mut checks);
+    assert!(!checks.is_empty());
+    for &m in checks.iter() {
+        assert!(pos.is_legal(m) && pos.gives_check(m));
+        pos.do_move(m);
+        assert_eq!(ex.defend(&mut pos, 6), None, "{m} mates");
+        pos.undo_move(m);
+    }
+    // Without Black's king the same two moves lead to the mate.
+    let mut one = full(COUNTER_REFUTES_ONE_KING);
+    one.do_move(n4d);
+    one.do_move(one.parse_usi_move("5b4a").unwrap());
+    assert!(!one.in_check() && one.is_legal(one.parse_usi_move("G*3b").unwrap()));
+    // The df-pn solver agrees: no mate.
+    let mut solver = Solver::new(16);
+    let mut p = full(COUNTER_REFUTES);
+    assert_eq!(
+        solver.solve(
+            &mut p,
+            SolveLimits {
+                nodes: Some(1_000_000),
+                ..SolveLimits::default()
+            }
+        ),
+        Verdict::NoMate
+    );
+}
+
+#[test]
+fn a_counter_check_answered_with_check_mates() {
+    let r = check(COUNTER_ANSWERED);
+    assert_eq!(r.status, Status::Sound);
+    assert!(r.cooks.is_empty() && r.equal_variations.is_empty());
+    assert!(r.last_move_alternatives.is_empty());
+    assert_main_line_exact(COUNTER_ANSWERED, &r, 3);
+    // The defence gives check, and the attacker's reply escapes it and mates.
+    let mut p = full(COUNTER_ANSWERED);
+    p.do_move(r.main_line[0]);
+    assert!(p.gives_check(r.main_line[1]));
+    p.do_move(r.main_line[1]);
+    assert!(p.in_check() && p.gives_check(r.main_line[2]));
+    // The df-pn solver (`go mate`, `hayate mate`) finds the same mate...
+    let mut solver = Solver::new(16);
+    let mut p = full(COUNTER_ANSWERED);
+    match solver.solve(
+        &mut p,
+        SolveLimits {
+            nodes: Some(1_000_000),
+            shorten: true,
+            ..SolveLimits::default()
+        },
+    ) {
+        Verdict::Mate(line) => assert_eq!(usi(&line), "N*4d 5b4a G*5b"),
+        other => panic!("{other:?}"),
+    }
+    // ...and without Black's king (who covers 4c) there is none.
+    let mut one = full(COUNTER_ANSWERED_ONE_KING);
+    let mut ex = Exhaustive::new();
+    assert_eq!(ex.attack(&mut one, 5), None);
+    assert_eq!(check(COUNTER_ANSWERED_ONE_KING).status, Status::NoMate);
+    let (ok, out, _) = hayate(&[
+        "mate",
+        "--nodes",
+        "1000000",
+        &full(COUNTER_ANSWERED).to_sfen(),
+    ]);
+    assert!(ok && out.contains("usi: N*4d 5b4a G*5b"), "{out}");
+}
+
+#[test]
+fn a_budget_that_runs_out_is_unknown_never_sound() {
+    for sfen in [SOUND, COOK_MIDDLE, NOMATE, COUNTER_ANSWERED] {
+        let complete = check(sfen);
+        assert_ne!(complete.status, Status::Unknown, "{sfen}");
+        for nodes in [1, 50, complete.nodes / 4, complete.nodes / 2] {
+            let r = check_problem(sfen, &limits(nodes)).unwrap();
+            // Either the check ran out (unknown), or it finished and says the same.
+            assert!(
+                r.status == Status::Unknown || r.status == complete.status,
+                "{sfen} with {nodes} nodes: {:?}",
+                r.status
+            );
+        }
+        // A mate cannot be checked in one node (a disproof may be: the solver looks at its
+        // limits every thousand nodes, and a finished disproof is exact).
+        if sfen != NOMATE {
+            let r = check_problem(sfen, &limits(1)).unwrap();
+            assert_eq!(r.status, Status::Unknown, "{sfen}");
+            assert!(r.json(false).contains("\"verdict\":\"unknown\""));
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_panic() {
+    for bad in [
+        "",
+        "not a sfen",
+        "9/9/9/9/9/9/9/9/9 b G 1",
+        "4k4/9/9/9/9/9/9/9/4K4 x G 1",
+        "4k4/9/9/9/9/9/9/9/4K4 b 9G 1",
+    ] {
+        assert!(
+            check_problem(bad, &CheckLimits::default()).is_err(),
+            "{bad}"
+        );
+    }
+}
+
+fn hayate(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args(args)
+        .output()
+        .expect("run hayate");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_command_line_checks_a_position_a_file_and_a_batch() {
+    let (ok, out, _) = hayate(&["tsume", "check", "--nodes", "1000000", SOUND]);
+    assert!(ok, "{out}");
+    assert!(out.starts_with("verdict: sound\n"), "{out}");
+    assert!(out.contains("3手詰: ▲8二金 △9三玉 ▲8三金打"), "{out}");
+    let (ok, out, _) = hayate(&["tsume", "check", "--json", SPARE]);
+    assert!(ok && out.contains("\"verdict\":\"flawed\""), "{out}");
+    assert!(
+        out.contains("\"length\":3") && out.contains("\"spare\":\"GS\""),
+        "{out}"
+    );
+    let (ok, out, _) = hayate(&["tsume", "check", "--verbose", EQUAL]);
+    assert!(ok && out.contains("変同"), "{out}");
+
+    let dir = std::env::temp_dir().join(format!("hayate-tsume-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let one = dir.join("one.sfen");
+    std::fs::write(&one, format!("{NOMATE}\n")).unwrap();
+    let (ok, out, _) = hayate(&["tsume", "check", one.to_str().unwrap()]);
+    assert!(ok && out.starts_with("verdict: nomate"), "{out}");
+    let batch = dir.join("batch.tsv");
+    std::fs::write(
+        &batch,
+        format!("# problems\nsound\t{SOUND}\nspare\t{SPARE}\nbroken\tnot a sfen\n"),
+    )
+    .unwrap();
+    let (ok, out, err) = hayate(&["tsume", "check", "--batch", batch.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "name\tverdict\tplies\tflaws");
+    assert!(lines[1].starts_with("sound\tsound\t3\t-"), "{out}");
+    assert!(lines[2].starts_with("spare\tflawed\t3\t駒余り GS"), "{out}");
+    assert!(lines[3].starts_with("broken\terror: line 4:"), "{out}");
+    assert!(
+        lines[4].starts_with("checked 3: sound 1, flawed 1, nomate 0, unknown 0, errors 1"),
+        "{out}"
+    );
+    assert!(err.contains("[3/3] broken"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    for args in [
+        &["tsume"][..],
+        &["tsume", "solve", SOUND],
+        &["tsume", "check"],
+        &["tsume", "check", "--nodes"],
+        &["tsume", "check", "--nodes", "many", SOUND],
+        &["tsume", "check", "--frobnicate", SOUND],
+        &["tsume", "check", "not a sfen"],
+        &["tsume", "check", "--batch", "/nonexistent/problems.tsv"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("hayate tsume:"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn go_mate_answers_a_double_king_problem() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let sfen = full(COUNTER_ANSWERED).to_sfen();
+    writeln!(
+        stdin,
+        "usi\nisready\nposition sfen {sfen}\ngo mate infinite"
+    )
+    .unwrap();
+    let reader = BufReader::new(child.stdout.take().unwrap());
+    let mut answer = None;
+    for line in reader.lines() {
+        let line = line.unwrap();
+        if line.starts_with("checkmate") {
+            answer = Some(line);
+            break;
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    let _ = child.wait();
+    assert_eq!(answer.as_deref(), Some("checkmate N*4d 5b4a G*5b"));
+}
+
+/// A tsume-like position with both kings: the defender's near the top edge, a few pieces of
+/// each side around it, and the attacker's king within reach of them.
+fn random_double_king(rng: &mut impl rand::Rng) -> Option<Position> {
+    let mut board = [[None::<&str>; 9]; 9];
+    // Half of them with a lance behind the defender's king on the attacker's king's file: any
+    // king move off the file checks back.
+    let lance_line = rng.gen_bool(0.5);
+    let (kf, kr) = if lance_line {
+        (4, 1)
+    } else {
+        (rng.gen_range(0..9usize), rng.gen_range(0..2usize))
+    };
+    board[kr][kf] = Some("k");
+    let (bf, br) = if lance_line {
+        board[0][4] = Some("l");
+        (4, rng.gen_range(3..6usize))
+    } else {
+        (rng.gen_range(0..9usize), rng.gen_range(2..6usize))
+    };
+    board[br][bf] = Some("K");
+    let defenders = ["p", "s", "g", "l", "n", "r", "b"];
+    let attackers = ["P", "S", "G", "L", "N", "B", "R", "+R", "+B"];
+    for i in 0..rng.gen_range(2..7) {
+        let piece = if i % 2 == 0 {
+            defenders[rng.gen_range(0..defenders.len())]
+        } else {
+            attackers[rng.gen_range(0..attackers.len())]
+        };
+        let (f, r) = (rng.gen_range(0..9usize), rng.gen_range(0..6usize));
+        if board[r][f].is_none() && !(lance_line && f == 4 && r < br) {
+            board[r][f] = Some(piece);
+        }
+    }
+    let ranks: Vec<String> = board
+        .iter()
+        .map(|rank| {
+            let (mut s, mut empty) = (String::new(), 0);
+            for sq in rank.iter().rev() {
+                match sq {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            s += &empty.to_string();
+                            empty = 0;
+                        }
+                        s += p;
+                    }
+                }
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            s
+        })
+        .collect();
+    let hands = ["G", "S", "GS", "2G", "GN", "BG", "RG", "N", "SP"];
+    let hand = hands[rng.gen_range(0..hands.len())];
+    // The defender holds what the generator gave nobody, a little of it: a pawn and a gold.
+    let sfen = format!("{} b {hand}pg 1", ranks.join("/"));
+    Position::from_sfen(&sfen).ok().filter(|p| !p.in_check())
+}
+
+#[test]
+fn random_double_king_problems_agree_with_an_exhaustive_search() {
+    on_a_big_stack(random_double_kings);
+}
+
+fn random_double_kings() {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(16);
+    let mut solver = Solver::new(16);
+    let (mut tried, mut mates, mut counter_checks) = (0, 0, 0);
+    while tried < 300 {
+        let Some(mut pos) = random_double_king(&mut rng) else {
+            continue;
+        };
+        tried += 1;
+        let sfen = pos.to_sfen();
+        let mut ex = Exhaustive::new();
+        let shortest = ex.attack(&mut pos, 5);
+        // Count the problems where some defence to a first check checks back.
+        let mut checks = MoveList::new();
+        generate_checks(&pos, &mut checks);
+        counter_checks += checks.iter().any(|&m| {
+            let mut p = pos.clone();
+            p.do_move(m);
+            let mut replies = MoveList::new();
+            generate_legal(&p, &mut replies);
+            replies.iter().any(|&r| p.gives_check(r))
+        }) as u32;
+        solver.clear();
+        let verdict = solver.solve(
+            &mut pos,
+            SolveLimits {
+                nodes: Some(300_000),
+                shorten: true,
+                ..SolveLimits::default()
+            },
+        );
+        match (shortest, &verdict) {
+            (Some(n), Verdict::Mate(line)) => {
+                assert_eq!(line.len() as u32, n, "{sfen}");
+                verify_mate_line(&pos, line).unwrap();
+                mates += 1;
+            }
+            // A mate longer than five plies; the solver's line need not be against the longest
+            // defence (its length may be shorter than the mate's), but it must be a mating line.
+            (None, Verdict::Mate(line)) => verify_mate_line(&pos, line).unwrap(),
+            (Some(n), v) => panic!("{sfen}: mate in {n} missed: {v:?}"),
+            (None, _) => {}
+        }
+        // The checker, on the position as given, agrees on the length.
+        if let Some(n) = shortest {
+            let limits = CheckLimits {
+                nodes: 1_000_000,
+                max_plies: 5,
+                complete_hand: false,
+            };
+            let r = check_problem(&sfen, &limits).unwrap();
+            if r.status != Status::Unknown {
+                assert_eq!(r.main_line.len() as u32, n, "{sfen}");
+                verify_mate_line(&pos, &r.main_line).unwrap();
+            }
+        }
+    }
+    assert!(mates >= 20, "only {mates} mates among the random problems");
+    assert!(
+        counter_checks >= 50,
+        "only {counter_checks} problems with a counter-check"
+    );
+}
+
+/// The df-pn solver recurses once per ply of the lines it explores, deeper than a test
+/// thread's stack allows on long chases: the command line gives it a thread with room, and so
+/// does this.
+fn on_a_big_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn with_the_hands_as_given_the_lengths_are_those_of_the_short_problems() {
+    on_a_big_stack(as_given_lengths);
+}
+
+fn as_given_lengths() {
+    // tests/data/tsume_short.tsv: lengths checked by an exhaustive search in tests/mate.rs, for
+    // the hands the SFEN gives (most of these are not mates once the defender holds the rest).
+    let text = include_str!("data/tsume_short.tsv");
+    let limits = CheckLimits {
+        nodes: 1_000_000,
+        max_plies: 5,
+        complete_hand: false,
+    };
+    let mut checked = 0;
+    for row in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = row.split('\t').collect();
+        let (name, plies, sfen) = (fields[0], fields[1].parse::<usize>().unwrap(), fields[2]);
+        if plies > 5 {
+            continue;
+        }
+        let r = check_problem(sfen, &limits).unwrap();
+        assert_eq!(
+            r.sfen,
+            Position::from_sfen(sfen).unwrap().to_sfen(),
+            "{name}"
+        );
+        assert_ne!(r.status, Status::Unknown, "{name}");
+        assert_eq!(r.main_line.len(), plies, "{name}");
+        verify_mate_line(&Position::from_sfen(sfen).unwrap(), &r.main_line).unwrap();
+        checked += 1;
+    }
+    assert!(checked >= 5, "{checked}");
+    let (ok, out, _) = hayate(&[
+        "tsume",
+        "check",
+        "--as-given",
+        "9/5k3/9/3p5/6B2/9/9/9/9 b RG 1",
+    ]);
+    assert!(ok && out.contains("5手詰"), "{out}");
+}
