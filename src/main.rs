@@ -641,7 +641,7 @@ fn tsume_command(args: &[String]) -> ExitCode {
         Ok(())
     };
     let worker = std::thread::Builder::new()
-        .stack_size(MATE_STACK)
+        .stack_size(hayate::mate::SOLVER_STACK)
         .spawn(run);
     match worker.map(|h| h.join()) {
         Ok(Ok(Ok(()))) => ExitCode::SUCCESS,
