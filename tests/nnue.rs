@@ -272,7 +272,6 @@ fn hayate_train_writes_a_net_the_engine_loads_and_refuses_bad_input() {
         net.display()
     )
     .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(10));
     let reader = std::io::BufReader::new(child.stdout.take().unwrap());
     let mut refused = false;
     for line in std::io::BufRead::lines(reader) {

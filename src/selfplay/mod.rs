@@ -76,37 +76,16 @@ pub fn parse_openings(text: &str) -> Result<Vec<Position>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let words = if words.first() == Some(&"position") {
-            &words[1..]
-        } else {
-            &words[..]
-        };
-        let (mut pos, rest) = match words.first() {
-            Some(&"startpos") => (Position::startpos(), &words[1..]),
-            Some(&"sfen") if words.len() >= 5 => (
-                Position::from_sfen(&words[1..5].join(" "))
-                    .map_err(|e| format!("line {}: {e}", n + 1))?,
-                &words[5..],
-            ),
-            _ if words.len() >= 4 => (
-                Position::from_sfen(&words[..4].join(" "))
-                    .map_err(|e| format!("line {}: {e}", n + 1))?,
-                &words[4..],
-            ),
-            _ => return Err(format!("line {}: not a position", n + 1)),
-        };
-        let moves = match rest.first() {
-            Some(&"moves") => &rest[1..],
-            None => rest,
-            Some(w) => return Err(format!("line {}: unexpected '{w}'", n + 1)),
-        };
-        for text in moves {
-            let m = pos
-                .parse_usi_move(text)
-                .map_err(|e| format!("line {}: {e}", n + 1))?;
-            pos.do_move(m);
+        // The `position` command's own reader, so openings take exactly what a GUI may send;
+        // a bare SFEN is read as `sfen <SFEN>`.
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() == Some(&"position") {
+            words.remove(0);
         }
+        if !matches!(words.first(), Some(&"startpos") | Some(&"sfen")) {
+            words.insert(0, "sfen");
+        }
+        let pos = crate::usi::parse_position(&words).map_err(|e| format!("line {}: {e}", n + 1))?;
         out.push(Position::from_sfen(&pos.to_sfen()).map_err(|e| e.to_string())?);
     }
     if out.is_empty() {
