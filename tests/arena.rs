@@ -97,6 +97,53 @@ fn real_games_between_two_hayates_with_different_options() {
 }
 
 #[test]
+fn pondering_engines_play_whole_games() {
+    // Both think on the opponent's time (`go ponder`, then `ponderhit` or `stop`); a runner that
+    // got the protocol wrong would see a hang, a stray `bestmove` taken as a move, or a crash.
+    let dir = out_dir("ponder");
+    let h = hayate();
+    let cfg = config(&[
+        "--engine",
+        &format!("cmd={h}"),
+        "name=a",
+        "option.USI_Ponder=true",
+        "option.USI_Hash=8",
+        "--engine",
+        &format!("cmd={h}"),
+        "name=b",
+        "option.USI_Ponder=true",
+        "option.USI_Hash=8",
+        "option.MultiPV=2",
+        "--tc",
+        "nodes=400",
+        "--games",
+        "2",
+        "--reuse",
+        "--max-plies",
+        "80",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let (res, text) = run(&cfg);
+    assert_eq!(res[0].wld.games(), 2, "{text}");
+    for r in read_records(&dir) {
+        assert!(
+            !matches!(
+                r.ending,
+                None | Some(
+                    Ending::Crash { .. }
+                        | Ending::TimeUp { .. }
+                        | Ending::IllegalMove { .. }
+                        | Ending::WrongDeclaration { .. }
+                )
+            ),
+            "{:?}\n{text}",
+            r.ending
+        );
+    }
+}
+
+#[test]
 fn an_illegal_move_loses() {
     let cfg = cfg_against("illegal", &["--games", "2", "--tc", "depth=1"]);
     let (res, text) = run(&cfg);

@@ -61,6 +61,15 @@ impl EngineConfig {
     }
 }
 
+impl EngineConfig {
+    /// Whether the options turn pondering on.
+    pub fn pondering(&self) -> bool {
+        self.options
+            .iter()
+            .any(|(k, v)| k == "USI_Ponder" && v.eq_ignore_ascii_case("true"))
+    }
+}
+
 /// Why waiting for a reply failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WaitError {
@@ -71,6 +80,9 @@ pub enum WaitError {
 
 pub struct UsiProcess {
     pub name: String,
+    /// Whether the engine was given `USI_Ponder=true`: the runner then lets it think on the
+    /// opponent's time with `go ponder`, as a GUI does.
+    pub ponder: bool,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
@@ -130,6 +142,7 @@ impl UsiProcess {
         std::thread::spawn(move || read_lines(BufReader::new(stdout), &tx));
         let mut p = UsiProcess {
             name: cfg.name.clone(),
+            ponder: cfg.pondering(),
             child,
             stdin,
             lines,

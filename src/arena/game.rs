@@ -98,6 +98,8 @@ pub fn play(
     let mut low_streak = [0u32; 2];
     let mut draw_streak = 0u32;
     let mut last_scores = [None::<i32>; 2];
+    // The reply each engine is pondering on, if it is.
+    let mut pondering = [None::<Move>; 2];
     let start_ply = pos.game_ply();
     let names = [engines[0].name.clone(), engines[1].name.clone()];
     let mut record = GameRecord {
@@ -130,26 +132,23 @@ pub fn play(
         if rules.max_plies > 0 && pos.game_ply() - start_ply >= rules.max_plies {
             break Ending::MaxMoves;
         }
-        let position_cmd = format!(
-            "position sfen {}{}",
-            record.start_sfen,
-            if moves.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    " moves {}",
-                    moves
-                        .iter()
-                        .map(|m| m.mv.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                )
-            }
-        );
-        let go = go_command(tcs, remaining, c);
         let engine = &mut engines[c];
-        if engine.send(&position_cmd).is_err() || engine.send(&go).is_err() {
-            break Ending::Crash { loser: side };
+        // A pondering engine whose guess was the move just played goes on with `ponderhit`;
+        // a wrong guess is stopped and its answer thrown away, as a GUI does.
+        let guessed = pondering[c].take();
+        if guessed.is_some() && guessed == moves.last().map(|m| m.mv) {
+            if engine.send("ponderhit").is_err() {
+                break Ending::Crash { loser: side };
+            }
+        } else {
+            if guessed.is_some() && stop_pondering(engine, rules).is_err() {
+                break Ending::Crash { loser: side };
+            }
+            let position_cmd = position_command(&record.start_sfen, moves.iter().map(|m| m.mv));
+            let go = go_command(tcs, remaining, c);
+            if engine.send(&position_cmd).is_err() || engine.send(&go).is_err() {
+                break Ending::Crash { loser: side };
+            }
         }
         let started = Instant::now();
         let allowance = tcs[c].allowance(remaining[c]);
@@ -203,6 +202,23 @@ pub fn play(
             time_ms: used,
             comment: last_pv_comment(&lines),
         });
+        if engines[c].ponder {
+            // Think on the opponent's time about the reply the engine expects.
+            let guess = lines
+                .last()
+                .and_then(|l| l.split_whitespace().skip_while(|&w| w != "ponder").nth(1))
+                .and_then(|g| pos.parse_usi_move(g).ok());
+            if let Some(g) = guess {
+                let cmd = position_command(
+                    &record.start_sfen,
+                    moves.iter().map(|m| m.mv).chain(std::iter::once(g)),
+                );
+                let go = go_command(tcs, remaining, c).replacen("go", "go ponder", 1);
+                if engines[c].send(&cmd).is_ok() && engines[c].send(&go).is_ok() {
+                    pondering[c] = Some(g);
+                }
+            }
+        }
         if let Some(s) = pos.sennichite() {
             break match s {
                 Sennichite::Draw => Ending::Sennichite,
@@ -240,9 +256,35 @@ pub fn play(
             }
         }
     };
+    // An engine still pondering is stopped, so that a reused process starts the next game idle.
+    for (c, e) in engines.iter_mut().enumerate() {
+        if pondering[c].is_some() {
+            let _ = stop_pondering(e, rules);
+        }
+    }
     record.moves = moves;
     record.ending = Some(ending);
     record
+}
+
+/// `position sfen ... moves ...` for the game so far.
+fn position_command(start_sfen: &str, moves: impl Iterator<Item = Move>) -> String {
+    let mut cmd = format!("position sfen {start_sfen}");
+    for (i, m) in moves.enumerate() {
+        cmd.push_str(if i == 0 { " moves " } else { " " });
+        cmd.push_str(&m.to_string());
+    }
+    cmd
+}
+
+/// Stops a ponder search and waits for its `bestmove`, which is thrown away. An engine that does
+/// not answer `stop` within the margin counts as hung.
+fn stop_pondering(engine: &mut UsiProcess, rules: &GameRules) -> Result<(), WaitError> {
+    engine.send("stop").map_err(|_| WaitError::Closed)?;
+    let deadline = Instant::now() + Duration::from_millis(rules.margin_ms.max(1000));
+    engine
+        .wait_for(|l| l.starts_with("bestmove"), deadline)
+        .map(|_| ())
 }
 
 /// Local time as `YYYY/MM/DD HH:MM:SS` (UTC; the standard library has no time zones).
