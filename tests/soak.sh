@@ -23,9 +23,11 @@ fsf="${FAIRY_STOCKFISH:-/usr/games/fairy-stockfish}"
 mkdir -p "$out/bin"
 
 cargo build --release --manifest-path "$root/Cargo.toml" >&2
-hayate="$root/target/release/hayate"
+# A copy, so that a rebuild during the soak changes nothing.
+cp "$root/target/release/hayate" "$out/bin/hayate"
+hayate="$out/bin/hayate"
 for name in h16t1 h64t2 h32mpv3 h8nnue h16pon h32pon h32; do
-    ln -sf "$hayate" "$out/bin/hayate-$name"
+    ln -sf hayate "$out/bin/hayate-$name"
 done
 
 # Peak resident memory per process name, sampled once a second.
