@@ -10,6 +10,7 @@ pub mod mate;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod rng;
 pub mod search;
 pub mod selfplay;
 pub mod trainer;

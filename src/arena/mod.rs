@@ -161,14 +161,7 @@ fn pairs(cfg: &MatchConfig) -> Vec<(usize, usize)> {
 fn jobs(cfg: &MatchConfig, openings: usize) -> Vec<Job> {
     let mut order: Vec<usize> = (0..openings).collect();
     if let Some(seed) = cfg.shuffle_seed {
-        // A small xorshift: a shuffle needs no more, and it stays the same across builds.
-        let mut x = seed | 1;
-        for i in (1..order.len()).rev() {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            order.swap(i, (x % (i as u64 + 1)) as usize);
-        }
+        crate::rng::Rng::seeded(seed).shuffle(&mut order);
     }
     let mut out = Vec::new();
     let mut number = 0;

@@ -15,7 +15,9 @@ mod select;
 
 use std::path::{Path, PathBuf};
 
-pub use select::{choose, BookOptions, Rng};
+pub use select::{choose, BookOptions};
+
+use crate::rng::Rng;
 
 use crate::position::{board_to_sfen, Position};
 use crate::types::{Color, Move, Piece, Square};

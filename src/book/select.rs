@@ -2,6 +2,7 @@
 //! `book.cpp`), so settings carry over between the two engines.
 
 use super::BookMove;
+use crate::rng::Rng;
 use crate::types::Color;
 
 /// The book options of the engine.
@@ -51,39 +52,6 @@ impl Default for BookOptions {
             flipped: true,
             consider_count: false,
         }
-    }
-}
-
-/// A small xorshift generator: book choices need variety, not statistical quality, and this
-/// keeps the engine free of a random-number crate.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn seeded(seed: u64) -> Rng {
-        Rng(seed | 1)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number in `0..n` (`n` > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-}
-
-impl Default for Rng {
-    fn default() -> Rng {
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0x9e37_79b9_7f4a_7c15);
-        Rng::seeded(t ^ (std::process::id() as u64) << 32)
     }
 }
 

@@ -125,18 +125,12 @@ pub fn learn(train: &Data, opts: &Options, report: &mut dyn FnMut(usize, &[f32])
     let mut grad = vec![0f32; n];
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut order: Vec<usize> = (0..train.len()).collect();
-    let mut rng = opts.seed.max(1);
+    let mut rng = crate::rng::Rng::seeded(opts.seed);
     let batches_per_epoch = train.len().div_ceil(opts.batch.max(1));
     let total_steps = (opts.epochs * batches_per_epoch).max(1);
     let mut step = 0usize;
     for epoch in 1..=opts.epochs {
-        // Fisher–Yates with xorshift: the order only needs to be varied and reproducible.
-        for i in (1..order.len()).rev() {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            order.swap(i, (rng % (i as u64 + 1)) as usize);
-        }
+        rng.shuffle(&mut order);
         for batch in order.chunks(opts.batch.max(1)) {
             grad.iter_mut().for_each(|g| *g = 0.0);
             for &i in batch {
