@@ -87,4 +87,3 @@ pub fn write_divide(out: &mut impl io::Write, pos: &mut Position, depth: u32) ->
     out.flush()?;
     Ok(total)
 }
-

@@ -495,4 +495,3 @@ fn crosstable(cfg: &MatchConfig, results: &[PairResult]) -> String {
     }
     s
 }
-

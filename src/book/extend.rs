@@ -284,13 +284,13 @@ pub fn extend(
             progress(
                 done,
                 &format!(
-                "[{done}/{}] ply {} stray {} best {best} ({:.1}s, book {} positions): {key}",
-                opts.positions,
-                leaf.pos.game_ply(),
-                leaf.stray,
-                start.elapsed().as_secs_f64(),
-                book.positions.len()
-            ),
+                    "[{done}/{}] ply {} stray {} best {best} ({:.1}s, book {} positions): {key}",
+                    opts.positions,
+                    leaf.pos.game_ply(),
+                    leaf.stray,
+                    start.elapsed().as_secs_f64(),
+                    book.positions.len()
+                ),
             );
             save(book, done)?;
         }

@@ -205,7 +205,9 @@ fn config(a: MatchArgs) -> Result<MatchConfig, String> {
         (None, None) => Vec::new(),
     };
     let sprt = match &a.sprt {
-        Some(words) => Some(Sprt::parse(&words.iter().map(String::as_str).collect::<Vec<_>>())?),
+        Some(words) => Some(Sprt::parse(
+            &words.iter().map(String::as_str).collect::<Vec<_>>(),
+        )?),
         None => None,
     };
     Ok(MatchConfig {
@@ -237,7 +239,10 @@ fn config(a: MatchArgs) -> Result<MatchConfig, String> {
 /// Runs `hayate match`: the per-game lines and the summary on stdout (scripts read them), and
 /// on a terminal a bar on stderr with the score and Elo so far.
 pub fn run(a: MatchArgs, raw: &[OsString]) -> Outcome {
-    let raw: Vec<String> = raw.iter().map(|w| w.to_string_lossy().into_owned()).collect();
+    let raw: Vec<String> = raw
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
     let cfg = with_config_file(a, &raw)
         .and_then(config)
         .and_then(with_default_openings)?;

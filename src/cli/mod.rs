@@ -8,9 +8,9 @@
 //! Errors go to stderr: clap's as clap writes them, ours as `hayate <command>: <message>`.
 
 pub mod book;
-pub mod mate;
 pub mod match_args;
 mod match_toml;
+pub mod mate;
 pub mod progress;
 pub mod train;
 
@@ -124,18 +124,16 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
         help.push("--help".into());
         return run(help);
     }
-    let parsed = Cli::command()
-        .try_get_matches_from(&args)
-        .and_then(|m| {
-            let mut cli = Cli::from_arg_matches(&m)?;
-            // The words of each `--engine` stay together: see `MatchArgs::from_matches`.
-            if let (Some(Command::Match(a)), Some(m)) =
-                (&mut cli.command, m.subcommand_matches("match"))
-            {
-                *a = match_args::MatchArgs::from_matches(m)?;
-            }
-            Ok(cli)
-        });
+    let parsed = Cli::command().try_get_matches_from(&args).and_then(|m| {
+        let mut cli = Cli::from_arg_matches(&m)?;
+        // The words of each `--engine` stay together: see `MatchArgs::from_matches`.
+        if let (Some(Command::Match(a)), Some(m)) =
+            (&mut cli.command, m.subcommand_matches("match"))
+        {
+            *a = match_args::MatchArgs::from_matches(m)?;
+        }
+        Ok(cli)
+    });
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
@@ -257,7 +255,10 @@ mod tests {
     #[test]
     fn a_position_argument_takes_every_form() {
         let words = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
-        assert_eq!(position_argument(&[]).unwrap().to_sfen(), Position::startpos().to_sfen());
+        assert_eq!(
+            position_argument(&[]).unwrap().to_sfen(),
+            Position::startpos().to_sfen()
+        );
         assert!(position_argument(&words("startpos moves 7g7f")).is_ok());
         assert!(position_argument(&words("2piece")).is_ok());
         assert!(matches!(

@@ -100,7 +100,10 @@ mod tests {
         }
         let pos = Position::from_usi("2piece moves 4a3b").unwrap();
         let (start, moves) = pos.start_and_moves();
-        assert_eq!(start.to_sfen(), Position::from_name("2piece").unwrap().to_sfen());
+        assert_eq!(
+            start.to_sfen(),
+            Position::from_name("2piece").unwrap().to_sfen()
+        );
         assert_eq!(moves.len(), 1);
         assert_eq!(moves[0].to_string(), "4a3b");
     }
