@@ -354,7 +354,7 @@ mod tests {
             &mut book,
             &[Position::startpos()],
             &opts,
-            &mut |_| {},
+            &mut |_, _| {},
             &mut |_, _| {
                 saves += 1;
                 Ok(())

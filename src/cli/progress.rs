@@ -50,7 +50,7 @@ impl Progress {
         let bar = tty.then(|| {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             let template = format!(
-                "{{prefix}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} ({{per_sec}}, ETA {{eta}}) {{msg}}"
+                "{{prefix}} [{{bar:20}}] {{human_pos}}/{{human_len}} {unit} ({{per_sec}}, ETA {{eta}}) {{wide_msg}}"
             );
             let style = ProgressStyle::with_template(&template)
                 .map(|s| s.progress_chars("=> "))

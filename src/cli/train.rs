@@ -279,7 +279,6 @@ pub fn learn(a: LearnArgs) -> Outcome {
         batch: a.batch.max(1),
         seed: a.seed,
         score_share: a.score_share,
-        ..kp_learn::Options::default()
     };
     let load = |path: &str, share: f64| -> Result<kp_learn::Data, Failure> {
         let (d, bad) = kp_learn::Data::load(path, &DEFAULT, share)?;
