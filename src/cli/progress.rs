@@ -224,7 +224,7 @@ mod tests {
         let mut w = LineWriter::new(&p);
         assert!(write!(w, "Finished game 1").is_ok());
         assert_eq!(w.pending, b"Finished game 1");
-        assert!(writeln!(w, " of 3\nScore of").is_ok());
+        assert!(write!(w, " of 3\nScore of").is_ok());
         assert_eq!(w.pending, b"Score of");
         assert!(w.flush().is_ok());
         assert!(w.pending.is_empty());
