@@ -144,7 +144,8 @@ fn check(a: CheckArgs) -> Outcome {
     };
     if let Some(path) = &a.batch {
         let text = read(path)?;
-        let progress = Progress::new("tsume check", "problems", 0);
+        // Off a terminal, a line per problem as before: one check may take minutes.
+        let progress = Progress::bar_only("tsume check", "problems", 0);
         let summary = check_batch(
             &text,
             &limits,
@@ -152,6 +153,9 @@ fn check(a: CheckArgs) -> Outcome {
             &mut |done, rows, name| {
                 progress.set_total(rows as u64);
                 progress.update(done as u64, name);
+                if !progress.is_live() {
+                    progress.note(&format!("[{}/{rows}] {name}", done + 1));
+                }
             },
         );
         progress.finish();

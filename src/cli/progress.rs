@@ -77,6 +77,11 @@ impl Progress {
         }
     }
 
+    /// Whether a live bar is drawn (stderr is a terminal).
+    pub fn is_live(&self) -> bool {
+        self.bar.is_some()
+    }
+
     /// Starts the count at `done` (a job resumed): its rate and time left count from here.
     pub fn resume_at(&self, done: u64) {
         if let Some(bar) = &self.bar {
