@@ -4,6 +4,7 @@ pub mod arena;
 pub mod attacks;
 pub mod bitboard;
 pub mod book;
+pub mod cli;
 pub mod eval;
 pub mod kifu;
 pub mod mate;

@@ -1,6 +1,9 @@
 //! Perft: the number of leaf nodes of the legal move tree, for testing and timing the move
 //! generator.
 
+use std::io;
+use std::time::Instant;
+
 use crate::movegen::{generate_legal, MoveList};
 use crate::position::Position;
 use crate::types::Move;
@@ -62,4 +65,25 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
         out.push((m, n));
     }
     out
+}
+
+/// Runs perft with a per-root-move breakdown and writes the report lines.
+pub fn write_divide(out: &mut impl io::Write, pos: &mut Position, depth: u32) -> io::Result<u64> {
+    let start = Instant::now();
+    let mut total = 0;
+    for (m, n) in divide(pos, depth) {
+        writeln!(out, "{m}: {n}")?;
+        total += n;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    writeln!(out)?;
+    writeln!(out, "Nodes searched: {total}")?;
+    writeln!(
+        out,
+        "Time: {} ms, {:.0} nodes/second (leaves counted by generating the legal moves at depth 1)",
+        (secs * 1000.0).round(),
+        total as f64 / secs.max(1e-9)
+    )?;
+    out.flush()?;
+    Ok(total)
 }

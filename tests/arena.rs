@@ -22,7 +22,7 @@ fn fake(mode: &str) -> String {
 
 fn config(args: &[&str]) -> MatchConfig {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    arena::parse_args(&args).unwrap()
+    hayate::cli::match_args::parse(&args).unwrap()
 }
 
 fn out_dir(name: &str) -> TempDir {
@@ -171,7 +171,7 @@ fn cfg_against(mode: &str, extra: &[&str]) -> MatchConfig {
     ];
     args.extend(["--engine".to_string(), "cmd=placeholder".into()]);
     args.extend(extra.iter().map(|s| s.to_string()));
-    let mut cfg = arena::parse_args(&args).unwrap();
+    let mut cfg = hayate::cli::match_args::parse(&args).unwrap();
     cfg.engines[1] = fake_engine(mode);
     cfg
 }
@@ -314,8 +314,8 @@ fn bad_input_is_reported_at_once() {
         let e = arena::run(&cfg, &mut out).err().unwrap();
         assert!(e.contains(flag), "{e}");
     }
-    assert!(arena::parse_args(&["--tc".into(), "byoyomi=fast".into()]).is_err());
-    assert!(arena::parse_args(&["--frobnicate".into()]).is_err());
+    assert!(hayate::cli::match_args::parse(&["--tc".into(), "byoyomi=fast".into()]).is_err());
+    assert!(hayate::cli::match_args::parse(&["--frobnicate".into()]).is_err());
 }
 
 #[test]

@@ -468,7 +468,7 @@ fn apery_books_are_read_with_their_own_keys() {
         if usi == "custom" {
             Position::from_sfen(sfen).unwrap()
         } else {
-            hayate::usi::parse_position(&usi.split(' ').collect::<Vec<_>>()).unwrap()
+            Position::from_usi(usi).unwrap()
         }
     };
     for (i, p) in positions.iter().enumerate() {
@@ -516,13 +516,12 @@ fn the_shipped_openings_are_many_distinct_positions_and_the_match_default() {
     assert!(lines.len() >= 100, "{} openings", lines.len());
     let mut seen = std::collections::HashSet::new();
     for l in &lines {
-        let o = hayate::arena::parse_opening(l).unwrap();
-        let pos = Position::from_sfen(&o.sfen).unwrap();
+        let (pos, _) = Position::from_usi(l).unwrap().start_and_moves();
         // Plies 8-24 played: the next move number is 9-25.
         assert!((9..=25).contains(&pos.game_ply()), "{l}");
         assert!(seen.insert(position_key(&pos)), "twice: {l}");
     }
-    let cfg = hayate::arena::parse_command_line(&[
+    let cfg = hayate::cli::match_args::parse_with_default_openings(&[
         "--engine".into(),
         "cmd=a".into(),
         "--engine".into(),

@@ -169,12 +169,12 @@ fn a_move_number_with_no_room_to_count_on_is_refused() {
     let board = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL";
     // `do_move` counts on from the move number: u32::MAX once overflowed on the first move.
     let words = ["sfen", board, "b", "-", "4294967295", "moves", "7g7f"];
-    let e = hayate::usi::parse_position(&words).unwrap_err();
+    let e = Position::from_usi_words(&words).unwrap_err();
     assert!(e.contains("move number"), "{e}");
     let words = ["sfen", board, "b", "-", "99999999999999999999"];
-    assert!(hayate::usi::parse_position(&words).is_err());
+    assert!(Position::from_usi_words(&words).is_err());
     let words = ["sfen", board, "b", "-", "1000000000", "moves", "7g7f"];
-    let pos = hayate::usi::parse_position(&words).unwrap();
+    let pos = Position::from_usi_words(&words).unwrap();
     assert_eq!(pos.game_ply(), 1_000_000_001);
     assert_eq!(pos.side_to_move(), Color::White);
 }

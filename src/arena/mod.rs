@@ -6,7 +6,6 @@
 //! reused ones with `--reuse`); every game is written as CSA and KIF; the summary and an
 //! optional penta-nomial SPRT follow cutechess conventions.
 
-pub mod config;
 pub mod engine;
 pub mod game;
 pub mod stats;
@@ -23,7 +22,7 @@ use stats::{Penta, Sprt, SprtVerdict, Wld};
 use tc::TimeControl;
 
 use crate::kifu::{csa, kif, Outcome};
-use crate::position::{EnteringKingRule, Position};
+use crate::position::Position;
 use crate::types::Move;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,28 +56,6 @@ pub struct MatchConfig {
 pub struct Opening {
     pub sfen: String,
     pub moves: Vec<Move>,
-}
-
-/// Parses one opening line: `startpos [moves ...]`, `sfen <4 fields> [moves ...]` (with or without
-/// a leading `position`), or a handicap name.
-pub fn parse_opening(line: &str) -> Result<Opening, String> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let words = if words.first() == Some(&"position") {
-        &words[1..]
-    } else {
-        &words[..]
-    };
-    let mut pos = crate::usi::parse_position(words)?;
-    let mut moves = Vec::new();
-    while let Some(m) = pos.last_move() {
-        moves.push(m);
-        pos.undo_move(m);
-    }
-    moves.reverse();
-    Ok(Opening {
-        sfen: pos.to_sfen(),
-        moves,
-    })
 }
 
 /// One game to play.
@@ -124,8 +101,13 @@ pub fn validate(cfg: &MatchConfig) -> Result<Vec<Opening>, String> {
     }
     let mut openings = Vec::new();
     for (i, line) in cfg.openings.iter().enumerate() {
-        let o = parse_opening(line).map_err(|e| format!("opening {} ('{line}'): {e}", i + 1))?;
-        openings.push(o);
+        let pos =
+            Position::from_usi(line).map_err(|e| format!("opening {} ('{line}'): {e}", i + 1))?;
+        let (start, moves) = pos.start_and_moves();
+        openings.push(Opening {
+            sfen: start.to_sfen(),
+            moves,
+        });
     }
     if openings.is_empty() {
         openings.push(Opening {
@@ -184,8 +166,29 @@ fn jobs(cfg: &MatchConfig, openings: usize) -> Vec<Job> {
     out
 }
 
+/// The state of a match after a game, for a progress display: the runner prints its lines to
+/// its output, and whoever draws progress (the command line) takes this.
+pub struct Progress<'a> {
+    /// Games finished, and games scheduled.
+    pub done: usize,
+    pub total: usize,
+    /// The pair of the game just finished, from its first engine's view.
+    pub pair: &'a PairResult,
+    /// The names of the pair's first and second engines.
+    pub names: (&'a str, &'a str),
+}
+
 /// Runs the match, printing progress and the summary to `out`; returns the pair results.
 pub fn run(cfg: &MatchConfig, out: &mut (dyn Write + Send)) -> Result<Vec<PairResult>, String> {
+    run_reporting(cfg, out, &|_| {})
+}
+
+/// [`run`], telling `progress` the state after each game (from the games' threads).
+pub fn run_reporting(
+    cfg: &MatchConfig,
+    out: &mut (dyn Write + Send),
+    progress: &(dyn Fn(&Progress) + Sync),
+) -> Result<Vec<PairResult>, String> {
     let openings = validate(cfg)?;
     let all_jobs = jobs(cfg, openings.len());
     let total = all_jobs.len();
@@ -285,6 +288,12 @@ pub fn run(cfg: &MatchConfig, out: &mut (dyn Write + Send)) -> Result<Vec<PairRe
                             e,
                             m
                         ));
+                        progress(&Progress {
+                            done: n,
+                            total,
+                            pair: r,
+                            names: (&cfg.engines[r.a].name, &cfg.engines[r.b].name),
+                        });
                         if let Some(t) = cfg.sprt {
                             let v = t.verdict(&r.penta);
                             if v != SprtVerdict::Continue && single_pair {
@@ -479,177 +488,3 @@ fn crosstable(cfg: &MatchConfig, results: &[PairResult]) -> String {
     }
     s
 }
-
-/// The openings `hayate match` plays when none are given: the balanced positions shipped in
-/// `book/openings.sfen`, looked for as the engine looks for its book.
-pub const DEFAULT_OPENINGS: &str = "openings.sfen";
-
-/// Parses the command line of `hayate match`: [`parse_args`], then the shipped openings
-/// (`book/openings.sfen`) when neither `--openings` nor `--handicap` chose a start, so every
-/// match starts from real shogi. Without that file, games start from the start position.
-pub fn parse_command_line(args: &[String]) -> Result<MatchConfig, String> {
-    let mut cfg = parse_args(args)?;
-    if cfg.openings.is_empty() {
-        let path = crate::book::resolve("book", DEFAULT_OPENINGS);
-        if path.is_file() {
-            cfg.openings = read_openings(&path.to_string_lossy())?;
-        }
-    }
-    Ok(cfg)
-}
-
-fn read_openings(path: &str) -> Result<Vec<String>, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read openings {path}: {e}"))?;
-    Ok(text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(String::from)
-        .collect())
-}
-
-/// Parses `hayate match` arguments.
-pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
-    let mut cfg = MatchConfig {
-        engines: Vec::new(),
-        schedule: Schedule::RoundRobin,
-        games: 2,
-        tc: TimeControl::Clock {
-            time: 0,
-            inc: 0,
-            byoyomi: 1000,
-        },
-        rules: GameRules::default(),
-        concurrency: 1,
-        reuse: false,
-        openings: Vec::new(),
-        shuffle_seed: None,
-        out: None,
-        sprt: None,
-    };
-    let mut i = 0;
-    let value = |i: usize, what: &str| -> Result<&String, String> {
-        args.get(i + 1)
-            .ok_or_else(|| format!("{what} needs a value"))
-    };
-    while i < args.len() {
-        let a = args[i].as_str();
-        match a {
-            "--config" => {
-                let path = value(i, a)?;
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read configuration {path}: {e}"))?;
-                let mut expanded = config::to_args(&text)?;
-                expanded.extend(args[i + 2..].iter().cloned());
-                let mut base = parse_args(&expanded)?;
-                // Engines given on the command line before --config come first.
-                let before = parse_args(&args[..i])?;
-                let mut engines = before.engines;
-                engines.append(&mut base.engines);
-                base.engines = engines;
-                return Ok(base);
-            }
-            "--engine" => {
-                let mut words = Vec::new();
-                let mut j = i + 1;
-                while j < args.len() && !args[j].starts_with("--") {
-                    words.push(args[j].as_str());
-                    j += 1;
-                }
-                cfg.engines.push(EngineConfig::parse(&words)?);
-                i = j;
-                continue;
-            }
-            "--games" => cfg.games = value(i, a)?.parse().map_err(|_| "--games needs a number")?,
-            "--tc" => cfg.tc = TimeControl::parse(value(i, a)?)?,
-            "--concurrency" => {
-                cfg.concurrency = value(i, a)?
-                    .parse()
-                    .map_err(|_| "--concurrency needs a number")?
-            }
-            "--out" => cfg.out = Some(PathBuf::from(value(i, a)?)),
-            "--seed" => {
-                cfg.shuffle_seed = Some(value(i, a)?.parse().map_err(|_| "--seed needs a number")?)
-            }
-            "--gauntlet" => {
-                cfg.schedule = Schedule::Gauntlet;
-                i += 1;
-                continue;
-            }
-            "--reuse" => {
-                cfg.reuse = true;
-                i += 1;
-                continue;
-            }
-            "--openings" => cfg.openings = read_openings(value(i, a)?)?,
-            "--handicap" => cfg.openings = vec![value(i, a)?.to_string()],
-            "--max-plies" => {
-                cfg.rules.max_plies = value(i, a)?
-                    .parse()
-                    .map_err(|_| "--max-plies needs a number")?
-            }
-            "--margin" => {
-                cfg.rules.margin_ms = value(i, a)?
-                    .parse()
-                    .map_err(|_| "--margin needs a number (ms)")?
-            }
-            "--rule" => {
-                cfg.rules.entering_king = EnteringKingRule::from_usi(value(i, a)?)
-                    .ok_or("--rule takes NoEnteringKing, CSARule24, CSARule27 or TryRule")?
-            }
-            "--resign" => {
-                let v = value(i, a)?;
-                let (cp, n) = v.split_once(',').ok_or("--resign takes CP,MOVES")?;
-                cfg.rules.resign = Some((
-                    cp.parse().map_err(|_| "--resign: bad score")?,
-                    n.parse().map_err(|_| "--resign: bad count")?,
-                ));
-            }
-            "--draw" => {
-                let v = value(i, a)?;
-                let (cp, n) = v.split_once(',').ok_or("--draw takes CP,PLIES")?;
-                cfg.rules.draw = Some((
-                    cp.parse().map_err(|_| "--draw: bad score")?,
-                    n.parse().map_err(|_| "--draw: bad count")?,
-                ));
-            }
-            "--sprt" => {
-                let mut words = Vec::new();
-                let mut j = i + 1;
-                while j < args.len() && !args[j].starts_with("--") {
-                    words.push(args[j].as_str());
-                    j += 1;
-                }
-                cfg.sprt = Some(Sprt::parse(&words)?);
-                i = j;
-                continue;
-            }
-            other => return Err(format!("unknown match option '{other}'")),
-        }
-        i += 2;
-    }
-    Ok(cfg)
-}
-
-pub const HELP: &str =
-    "usage: hayate match --engine cmd=PATH [name=NAME] [dir=DIR] [option.NAME=VALUE ...] [tc=TC]
-                    --engine ... [--engine ...] [options]
-  --config FILE      read these settings (and [[engine]] tables) from a TOML file
-  --games N          games per pair (default 2; each opening is played twice, colours swapped)
-  --tc TC            byoyomi=MS | time=MS,inc=MS | time=MS,byoyomi=MS | time=MS | movetime=MS |
-                     nodes=N | depth=N (default byoyomi=1000); tc= inside --engine overrides it
-  --gauntlet         the first engine plays each of the others (default: round robin)
-  --openings FILE    lines of 'sfen ...' / 'startpos moves ...' / handicap names (# comments);
-                     default: the balanced positions of book/openings.sfen
-  --handicap NAME    start every game from a handicap position (e.g. 2piece)
-  --seed N           shuffle the openings with this seed
-  --concurrency K    games at once (default 1)
-  --reuse            keep engine processes between games (default: fresh ones per game)
-  --out DIR          write each game as DIR/game-NNNN.csa and .kifu
-  --max-plies N      draw after N plies (default 320, 0 = no limit)
-  --margin MS        time a move may overrun before it loses on time (default 1000)
-  --rule RULE        entering-king rule: CSARule27 (default), CSARule24, TryRule, NoEnteringKing
-  --resign CP,N      adjudicate a loss after N moves at or below -CP (confirmed by the opponent)
-  --draw CP,N        adjudicate a draw after N plies with both scores within CP
-  --sprt elo0=E0 elo1=E1 alpha=A beta=B   stop when the penta-nomial SPRT decides";

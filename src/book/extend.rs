@@ -68,7 +68,7 @@ pub fn search_position(
     let limits = Limits {
         depth: Some(opts.depth),
         movetime: opts.movetime,
-        searchmoves: only.iter().map(|m| m.to_string()).collect(),
+        searchmoves: only.to_vec(),
         ..Limits::default()
     };
     let options = SearchOptions {
@@ -240,12 +240,12 @@ fn walk(
 
 /// Extends `book` by searching up to `opts.positions` leaves below `roots`. `save` is called
 /// after each search with the number done (it decides whether to write the book now);
-/// `progress` gets a line per search.
+/// `progress` gets the number done and a line per search.
 pub fn extend(
     book: &mut MemoryBook,
     roots: &[Position],
     opts: &ExtendOptions,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(usize, &str),
     save: &mut dyn FnMut(&MemoryBook, usize) -> Result<(), String>,
 ) -> Result<usize, String> {
     let tt = TranspositionTable::new(opts.hash_mb.max(1));
@@ -254,7 +254,7 @@ pub fn extend(
         back_up(book);
         let batch = leaves(book, roots, opts);
         if batch.is_empty() {
-            progress("no leaves left within the ply and value limits");
+            progress(done, "no leaves left within the ply and value limits");
             break;
         }
         // A few leaves per round: the values backed up after them redirect the next round.
@@ -281,14 +281,17 @@ pub fn extend(
                 },
             );
             done += 1;
-            progress(&format!(
-                "[{done}/{}] ply {} stray {} best {best} ({:.1}s, book {} positions): {key}",
-                opts.positions,
-                leaf.pos.game_ply(),
-                leaf.stray,
-                start.elapsed().as_secs_f64(),
-                book.positions.len()
-            ));
+            progress(
+                done,
+                &format!(
+                    "[{done}/{}] ply {} stray {} best {best} ({:.1}s, book {} positions): {key}",
+                    opts.positions,
+                    leaf.pos.game_ply(),
+                    leaf.stray,
+                    start.elapsed().as_secs_f64(),
+                    book.positions.len()
+                ),
+            );
             save(book, done)?;
         }
     }
@@ -351,7 +354,7 @@ mod tests {
             &mut book,
             &[Position::startpos()],
             &opts,
-            &mut |_| {},
+            &mut |_, _| {},
             &mut |_, _| {
                 saves += 1;
                 Ok(())

@@ -59,11 +59,12 @@ pub fn read_games(path: &Path) -> Result<Vec<Game>, String> {
             .map(|(i, l)| (i, l.trim()))
             .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
             .map(|(i, l)| {
-                let o = crate::arena::parse_opening(l)
+                let pos = Position::from_usi(l)
                     .map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?;
+                let (start, moves) = pos.start_and_moves();
                 Ok(Game {
-                    start: Position::from_sfen(&o.sfen).map_err(|e| e.to_string())?,
-                    moves: o.moves,
+                    start,
+                    moves,
                     outcome: None,
                 })
             })

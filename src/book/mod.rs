@@ -7,7 +7,6 @@
 //! file on demand, so a book far larger than memory is usable.
 
 pub mod apery;
-pub mod cli;
 pub mod db;
 pub mod extend;
 pub mod make;

@@ -7,26 +7,31 @@ use crate::position::Position;
 
 /// Solves each `name<TAB>sfen` row of `text` (blank lines and `#` comments skipped), printing
 /// one tab-separated line per row through `out`, and returns the summary line. Each problem
-/// starts from an empty table, so the times do not depend on the order.
+/// starts from an empty table, so the times do not depend on the order. `progress` is told
+/// the rows done, the rows in all and the name of the row about to be solved.
 pub fn run_batch(
     text: &str,
     solver: &mut Solver,
     limits: impl Fn() -> SolveLimits,
     out: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(usize, usize, &str),
 ) -> String {
     out("name\tresult\tplies\tnodes\ttime_ms");
-    let (mut rows, mut solved, mut nomate, mut unknown, mut errors) = (0, 0, 0, 0, 0);
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i, l.trim_end_matches('\r')))
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    let rows = lines.len();
+    let (mut solved, mut nomate, mut unknown, mut errors) = (0, 0, 0, 0);
     let mut total_ms = 0u128;
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim_end_matches('\r');
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        rows += 1;
+    for (done, &(number, line)) in lines.iter().enumerate() {
         let (name, sfen) = match line.split_once('\t') {
             Some((n, s)) => (n, s.trim()),
             None => (line, ""),
         };
+        progress(done, rows, name);
         let mut pos = match Position::from_sfen(sfen.strip_prefix("sfen ").unwrap_or(sfen)) {
             Ok(p) => p,
             Err(e) => {
@@ -77,9 +82,15 @@ mod tests {
                     broken\tnot a sfen\n";
         let mut solver = Solver::new(1);
         let mut lines = Vec::new();
-        let summary = run_batch(text, &mut solver, SolveLimits::default, &mut |l| {
-            lines.push(l.to_string())
-        });
+        let mut told = Vec::new();
+        let summary = run_batch(
+            text,
+            &mut solver,
+            SolveLimits::default,
+            &mut |l| lines.push(l.to_string()),
+            &mut |done, rows, name| told.push(format!("{done}/{rows} {name}")),
+        );
+        assert_eq!(told, ["0/3 head", "1/3 bare", "2/3 broken"]);
         assert_eq!(lines.len(), 4);
         assert!(lines[1].starts_with("head\tmate\t1\t"), "{}", lines[1]);
         assert!(lines[2].starts_with("bare\tnomate\t-\t"), "{}", lines[2]);

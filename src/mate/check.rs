@@ -844,12 +844,13 @@ fn json_moves(line: &[Move]) -> String {
 }
 
 /// `--batch`: checks each `name<TAB>sfen` row of `text`, writing a row per problem through
-/// `out` and a progress line through `progress`; returns the summary line.
+/// `out`, and telling `progress` the rows done, the rows in all and the name of the row about
+/// to be checked; returns the summary line.
 pub fn check_batch(
     text: &str,
     limits: &CheckLimits,
     out: &mut dyn FnMut(&str),
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(usize, usize, &str),
 ) -> String {
     let rows: Vec<(usize, &str)> = text
         .lines()
@@ -861,7 +862,7 @@ pub fn check_batch(
     let mut counts = [0usize; 5];
     for (done, &(number, line)) in rows.iter().enumerate() {
         let (name, sfen) = line.split_once('\t').unwrap_or((line, ""));
-        progress(&format!("[{}/{}] {name}", done + 1, rows.len()));
+        progress(done, rows.len(), name);
         match check_problem(sfen, limits) {
             Ok(r) => {
                 counts[r.status as usize] += 1;

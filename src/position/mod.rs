@@ -3,6 +3,7 @@
 
 mod entering;
 mod repetition;
+mod setup;
 mod sfen;
 
 pub use entering::{try_square, EnteringKingRule};

@@ -173,15 +173,9 @@ pub fn search(
     let mut root_moves = crate::movegen::MoveList::new();
     crate::movegen::generate_legal(pos, &mut root_moves);
     let mut root: Vec<Move> = root_moves.to_vec();
-    if !limits.searchmoves.is_empty() {
-        let wanted: Vec<Move> = limits
-            .searchmoves
-            .iter()
-            .filter_map(|t| pos.parse_usi_move(t).ok())
-            .collect();
-        if !wanted.is_empty() {
-            root.retain(|m| wanted.contains(m));
-        }
+    // Only the `searchmoves` that are legal here count; with none of them legal, all moves do.
+    if limits.searchmoves.iter().any(|m| root.contains(m)) {
+        root.retain(|m| limits.searchmoves.contains(m));
     }
     if root.is_empty() {
         return BestMove::Resign;

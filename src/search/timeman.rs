@@ -6,7 +6,7 @@
 //! byoyomi alone. The hard limit keeps `NetworkDelay2` in reserve (or a tenth of a budget too
 //! short for that margin, 20 ms at least), so a 100 ms byoyomi is never overrun.
 
-use crate::types::Color;
+use crate::types::{Color, Move};
 
 /// The limits of one `go` command.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -23,7 +23,9 @@ pub struct Limits {
     pub ponder: bool,
     /// `go mate <ms>`; `Some(None)` for `go mate infinite`.
     pub mate: Option<Option<u64>>,
-    pub searchmoves: Vec<String>,
+    /// `searchmoves`: the root moves to choose among (all legal ones when empty). Moves not
+    /// legal in the position are left out there, as the search generates the root moves.
+    pub searchmoves: Vec<Move>,
     /// Whether any of `btime wtime binc winc byoyomi` was sent, even as 0: a clock of zero is
     /// a clock (move at once), not the absence of one.
     pub clock_given: bool,

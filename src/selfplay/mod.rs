@@ -67,8 +67,8 @@ impl Default for Options {
     }
 }
 
-/// Reads the openings: lines `sfen <4 fields> [moves ...]`, `startpos [moves ...]` or a bare
-/// SFEN; `#` starts a comment.
+/// Reads the openings: lines `sfen <4 fields> [moves ...]`, `startpos [moves ...]`, a bare
+/// SFEN or a handicap name ([`Position::from_usi`]); `#` starts a comment.
 pub fn parse_openings(text: &str) -> Result<Vec<Position>, String> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -76,16 +76,8 @@ pub fn parse_openings(text: &str) -> Result<Vec<Position>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        // The `position` command's own reader, so openings take exactly what a GUI may send;
-        // a bare SFEN is read as `sfen <SFEN>`.
-        let mut words: Vec<&str> = line.split_whitespace().collect();
-        if words.first() == Some(&"position") {
-            words.remove(0);
-        }
-        if !matches!(words.first(), Some(&"startpos") | Some(&"sfen")) {
-            words.insert(0, "sfen");
-        }
-        let pos = crate::usi::parse_position(&words).map_err(|e| format!("line {}: {e}", n + 1))?;
+        // The `position` command's own reader, so openings take exactly what a GUI may send.
+        let pos = Position::from_usi(line).map_err(|e| format!("line {}: {e}", n + 1))?;
         out.push(Position::from_sfen(&pos.to_sfen()).map_err(|e| e.to_string())?);
     }
     if out.is_empty() {
@@ -269,17 +261,36 @@ fn format_duration(secs: f64) -> String {
     format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
 }
 
-/// Plays games into `path` until it holds `opts.games`, printing progress to stderr.
-pub fn run(path: &str, openings: &[Position], opts: &Options) -> Result<(), String> {
+/// What a self-play run tells its caller as it goes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Report {
+    /// A line worth showing once: what the file held at the start, a thread that failed, the
+    /// totals at the end.
+    Note(String),
+    /// A few times a second: the games and the positions in the file now.
+    Progress { games: usize, positions: u64 },
+}
+
+/// Plays games into `path` until it holds `opts.games`, telling `report` how it goes.
+pub fn run(
+    path: &str,
+    openings: &[Position],
+    opts: &Options,
+    report: &mut dyn FnMut(Report),
+) -> Result<(), String> {
     let (done, old_positions) = prepare_file(path)?;
     if done >= opts.games {
-        eprintln!("{path}: already {done} games");
+        report(Report::Note(format!("{path}: already {done} games")));
         return Ok(());
     }
-    eprintln!(
+    report(Report::Note(format!(
         "{path}: {done} games ({old_positions} positions) there; playing to {}",
         opts.games
-    );
+    )));
+    report(Report::Progress {
+        games: done,
+        positions: old_positions as u64,
+    });
     let file = Mutex::new(
         OpenOptions::new()
             .append(true)
@@ -320,37 +331,27 @@ pub fn run(path: &str, openings: &[Position], opts: &Options) -> Result<(), Stri
             });
             match worker {
                 Ok(w) => workers.push(w),
-                Err(e) => eprintln!("selfplay: could not start a thread: {e}"),
+                Err(e) => report(Report::Note(format!(
+                    "selfplay: could not start a thread: {e}"
+                ))),
             }
         }
-        let mut last_report = Instant::now();
         while workers.iter().any(|w| !w.is_finished()) {
             std::thread::sleep(Duration::from_millis(200));
-            if last_report.elapsed() >= Duration::from_secs(10) {
-                last_report = Instant::now();
-                let games = finished.load(Ordering::Relaxed);
-                let new = positions.load(Ordering::Relaxed);
-                let secs = begun.elapsed().as_secs_f64();
-                let rate = new as f64 / secs;
-                let per_game = (games - done).max(1) as f64;
-                let eta = secs / per_game * (opts.games - games) as f64;
-                eprintln!(
-                    "selfplay: games {games}/{}, positions {}, {rate:.1} positions/s, ETA {}",
-                    opts.games,
-                    old_positions as u64 + new,
-                    format_duration(if games > done { eta } else { f64::NAN }),
-                );
-            }
+            report(Report::Progress {
+                games: finished.load(Ordering::Relaxed),
+                positions: old_positions as u64 + positions.load(Ordering::Relaxed),
+            });
         }
     });
     if let Some(e) = failure.into_inner().ok().flatten() {
         return Err(e);
     }
     let games = finished.load(Ordering::Relaxed);
-    eprintln!(
+    report(Report::Note(format!(
         "selfplay: {games} games, {} positions, in {}",
         old_positions as u64 + positions.load(Ordering::Relaxed),
         format_duration(begun.elapsed().as_secs_f64())
-    );
+    )));
     Ok(())
 }

@@ -75,7 +75,7 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         "bench" => Ok(Command::Bench),
         "d" => Ok(Command::Display),
         "setoption" => parse_setoption(&rest),
-        "position" => parse_position(&rest).map(|p| Command::Position(Box::new(p))),
+        "position" => Position::from_usi_words(&rest).map(|p| Command::Position(Box::new(p))),
         "ponderhit" => {
             if rest.is_empty() {
                 Ok(Command::PonderHit(None))
@@ -165,7 +165,12 @@ pub fn parse_go(words: &[&str]) -> Result<Limits, String> {
                 });
             }
             "searchmoves" => {
-                l.searchmoves = words[i + 1..].iter().map(|s| s.to_string()).collect();
+                // Moves are checked for legality against the position by the search; text that
+                // is no move at all is skipped, so that a GUI's `go` still gets a `bestmove`.
+                l.searchmoves = words[i + 1..]
+                    .iter()
+                    .filter_map(|w| crate::position::parse_move_syntax(w))
+                    .collect();
                 break;
             }
             other => return Err(format!("unknown go parameter '{other}'")),
@@ -173,55 +178,6 @@ pub fn parse_go(words: &[&str]) -> Result<Limits, String> {
         i += 2;
     }
     Ok(l)
-}
-
-/// `position startpos|sfen <board> <side> <hand> [<ply>]|<handicap name> [moves m1 m2 ...]`.
-pub fn parse_position(words: &[&str]) -> Result<Position, String> {
-    let moves_at = words
-        .iter()
-        .position(|&w| w == "moves")
-        .unwrap_or(words.len());
-    let (setup, moves) = words.split_at(moves_at);
-    let mut pos = match setup {
-        ["startpos"] => Ok(Position::startpos()),
-        ["sfen", board, side, hand] => Position::from_sfen_fields(board, side, hand, None),
-        ["sfen", board, side, hand, ply] => {
-            Position::from_sfen_fields(board, side, hand, Some(ply))
-        }
-        ["sfen", ..] => {
-            return Err("position sfen needs board, side, hand and an optional move number".into())
-        }
-        [name] => Position::from_name(name),
-        [] => return Err("position needs 'startpos' or 'sfen ...'".into()),
-        _ => return Err(format!("cannot read position '{}'", setup.join(" "))),
-    }
-    .map_err(|e| e.to_string())?;
-    for text in moves.iter().skip(1) {
-        let m = pos.parse_usi_move(text)?;
-        pos.do_move(m);
-    }
-    Ok(pos)
-}
-
-/// Runs perft with a per-root-move breakdown and writes the report lines.
-pub fn write_perft(out: &mut impl Write, pos: &mut Position, depth: u32) -> std::io::Result<u64> {
-    let start = Instant::now();
-    let mut total = 0;
-    for (m, n) in perft::divide(pos, depth) {
-        writeln!(out, "{m}: {n}")?;
-        total += n;
-    }
-    let secs = start.elapsed().as_secs_f64();
-    writeln!(out)?;
-    writeln!(out, "Nodes searched: {total}")?;
-    writeln!(
-        out,
-        "Time: {} ms, {:.0} nodes/second (leaves counted by generating the legal moves at depth 1)",
-        (secs * 1000.0).round(),
-        total as f64 / secs.max(1e-9)
-    )?;
-    out.flush()?;
-    Ok(total)
 }
 
 /// Output shared by the protocol thread and the search thread.
@@ -353,7 +309,7 @@ impl Engine {
                 }
                 let mut text = Vec::new();
                 let mut pos = self.pos.clone();
-                if write_perft(&mut text, &mut pos, depth).is_ok() {
+                if perft::write_divide(&mut text, &mut pos, depth).is_ok() {
                     self.say(String::from_utf8_lossy(&text).trim_end());
                 }
             }

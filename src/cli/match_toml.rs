@@ -16,7 +16,8 @@
 //! tc = "byoyomi=500"
 //! ```
 //!
-//! The file is turned into command-line words, so both forms share one parser.
+//! The file is turned into command-line words, so both forms share one parser: the words take
+//! the place of `--config FILE` on the command line.
 
 use toml::{Table, Value};
 
@@ -125,7 +126,7 @@ mod tests {
             "#,
         )
         .unwrap();
-        let cfg = super::super::parse_args(&args).unwrap();
+        let cfg = super::super::match_args::parse(&args).unwrap();
         assert_eq!(cfg.games, 20);
         assert_eq!(cfg.rules.max_plies, 256);
         assert!(cfg.reuse);
