@@ -29,6 +29,12 @@ const USAGE: &str = "usage: hayate                      run the USI engine on st
                                    and thread count); writes the quantised net after each epoch;
                                    --distill N: train instead on N quiet positions near the
                                    games' ones, scored by the hand-written evaluation
+       hayate analyze [--movetime MS] [--depth N] [--nodes N] [--multipv N] [--threads N]
+                      [--hash MB] [--json] [--output FILE] [--kif FILE] [--svg FILE] <FILE | ->
+                                   analyse a game (CSA, KIF, KI2 or a 'startpos moves ...'
+                                   line; - reads stdin): KIF with ShogiHome's comments (or
+                                   JSON with --json) on stdout or --output, mistakes marked,
+                                   an evaluation graph with --svg (default 1000 ms a position)
        hayate bench [nnue | classic]
                                    run the fixed search benchmark (prints the node signature)
                                    with the default evaluation, the net or the hand-written one
@@ -75,6 +81,7 @@ fn main() -> ExitCode {
             }
         }
         Some("tsume") => tsume_command(&args[1..]),
+        Some("analyze") => analyze_command(&args[1..]),
         Some("book") => match hayate::book::cli::run(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -246,6 +253,131 @@ fn flag_number<'a, T: std::str::FromStr>(
 ) -> Result<T, String> {
     let v = flag_value(it, flag)?;
     v.parse().map_err(|_| format!("bad number {v} for {flag}"))
+}
+
+/// What `hayate analyze` was asked for.
+#[derive(Default)]
+struct AnalyzeArgs {
+    options: hayate::analyze::AnalyzeOptions,
+    input: Option<String>,
+    json: bool,
+    output: Option<String>,
+    kif: Option<String>,
+    svg: Option<String>,
+}
+
+fn parse_analyze_args(args: &[String]) -> Result<AnalyzeArgs, String> {
+    let mut a = AnalyzeArgs::default();
+    let o = &mut a.options;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let it = &mut it;
+        match arg.as_str() {
+            "--movetime" => o.movetime_ms = Some(flag_number(it, arg)?),
+            "--depth" => o.depth = Some(flag_number(it, arg)?),
+            "--nodes" => o.nodes = Some(flag_number(it, arg)?),
+            "--multipv" => o.multipv = flag_number(it, arg)?,
+            "--threads" => o.threads = flag_number(it, arg)?,
+            "--hash" => o.hash_mb = flag_number(it, arg)?,
+            "--json" => a.json = true,
+            "--output" | "-o" => a.output = Some(flag_value(it, arg)?),
+            "--kif" => a.kif = Some(flag_value(it, arg)?),
+            "--svg" => a.svg = Some(flag_value(it, arg)?),
+            s if s.starts_with('-') && s != "-" => return Err(format!("unknown flag {s}")),
+            _ if a.input.is_some() => return Err(format!("a second record '{arg}'")),
+            _ => a.input = Some(arg.clone()),
+        }
+    }
+    let o = &a.options;
+    if !(1..=800).contains(&o.multipv) || !(1..=256).contains(&o.threads) {
+        return Err("--multipv must be 1 to 800 and --threads 1 to 256".into());
+    }
+    if !(1..=65536).contains(&o.hash_mb) {
+        return Err("--hash must be 1 to 65536 (MB)".into());
+    }
+    if o.nodes == Some(0) || o.depth == Some(0) || o.movetime_ms == Some(0) {
+        return Err("--nodes, --depth and --movetime must be at least 1".into());
+    }
+    if a.input.is_none() {
+        return Err("analyze needs a record file (or - for stdin)".into());
+    }
+    Ok(a)
+}
+
+fn analyze_command(args: &[String]) -> ExitCode {
+    use hayate::analyze;
+    use std::io::Read;
+    let bad = |e: &str| {
+        eprintln!("hayate analyze: {e}");
+        ExitCode::from(2)
+    };
+    let a = match parse_analyze_args(args) {
+        Ok(a) => a,
+        Err(e) => return bad(&format!("{e}\n{USAGE}")),
+    };
+    let input = a.input.as_deref().unwrap_or("-");
+    let (text, ext) = if input == "-" {
+        let mut bytes = Vec::new();
+        if let Err(e) = io::stdin().read_to_end(&mut bytes) {
+            return bad(&format!("cannot read stdin: {e}"));
+        }
+        match hayate::kifu::decode(&bytes) {
+            Ok(t) => (t, None),
+            Err(e) => return bad(&e),
+        }
+    } else {
+        let path = std::path::Path::new(input);
+        match hayate::kifu::read_text(path) {
+            Ok(t) => (t, path.extension().and_then(|e| e.to_str()).map(String::from)),
+            Err(e) => return bad(&e),
+        }
+    };
+    let record = match analyze::read_record(&text, ext.as_deref()) {
+        Ok(r) => r,
+        Err(e) => return bad(&format!("{input}: {e}")),
+    };
+    let mut progress = |done: usize, total: usize| {
+        eprintln!("analyze: {done}/{total} positions");
+    };
+    let analysis = match analyze::analyze(&record, &a.options, &mut progress) {
+        Ok(x) => x,
+        Err(e @ analyze::Error::Record(_)) => return bad(&e.to_string()),
+        Err(e) => {
+            eprintln!("hayate analyze: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    eprint!("{}", analyze::summary_text(&analysis));
+    let write = |path: &str, text: Result<String, String>| -> Result<(), String> {
+        let text = text?;
+        if path == "-" {
+            print!("{text}");
+            Ok(())
+        } else {
+            std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))
+        }
+    };
+    let main_text = if a.json {
+        analyze::to_json(&analysis)
+    } else {
+        analyze::to_kif(&analysis)
+    };
+    let results = [
+        write(a.output.as_deref().unwrap_or("-"), main_text),
+        a.kif
+            .as_deref()
+            .map_or(Ok(()), |p| write(p, analyze::to_kif(&analysis))),
+        a.svg
+            .as_deref()
+            .map_or(Ok(()), |p| write(p, analyze::to_svg(&analysis))),
+    ];
+    for r in results {
+        if let Err(e) = r {
+            eprintln!("hayate analyze: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn selfplay_command(args: &[String]) -> ExitCode {
