@@ -328,7 +328,10 @@ fn analyze_command(args: &[String]) -> ExitCode {
     } else {
         let path = std::path::Path::new(input);
         match hayate::kifu::read_text(path) {
-            Ok(t) => (t, path.extension().and_then(|e| e.to_str()).map(String::from)),
+            Ok(t) => (
+                t,
+                path.extension().and_then(|e| e.to_str()).map(String::from),
+            ),
             Err(e) => return bad(&e),
         }
     };

@@ -109,7 +109,13 @@ impl JsonReader<'_> {
     }
     fn eat(&mut self, c: u8) {
         self.ws();
-        assert_eq!(self.s.get(self.at), Some(&c), "expected '{}' at {}", c as char, self.at);
+        assert_eq!(
+            self.s.get(self.at),
+            Some(&c),
+            "expected '{}' at {}",
+            c as char,
+            self.at
+        );
         self.at += 1;
     }
     fn value(&mut self) -> Json {
@@ -184,8 +190,8 @@ impl JsonReader<'_> {
                                 b'b' => '\u{8}',
                                 b'f' => '\u{c}',
                                 b'u' => {
-                                    let hex = std::str::from_utf8(&self.s[self.at..self.at + 4])
-                                        .unwrap();
+                                    let hex =
+                                        std::str::from_utf8(&self.s[self.at..self.at + 4]).unwrap();
                                     self.at += 4;
                                     char::from_u32(u32::from_str_radix(hex, 16).unwrap()).unwrap()
                                 }
@@ -247,7 +253,10 @@ fn xml_elements(text: &str) -> Vec<(String, BTreeMap<String, String>)> {
     while let Some(open) = rest.find('<') {
         let before = &rest[..open];
         if stack.is_empty() {
-            assert!(before.trim().is_empty(), "text outside the root: {before:?}");
+            assert!(
+                before.trim().is_empty(),
+                "text outside the root: {before:?}"
+            );
         }
         check_text(before);
         rest = &rest[open..];
@@ -265,7 +274,11 @@ fn xml_elements(text: &str) -> Vec<(String, BTreeMap<String, String>)> {
         let tag = &rest[1..end];
         rest = &rest[end + 1..];
         if let Some(name) = tag.strip_prefix('/') {
-            assert_eq!(stack.pop().as_deref(), Some(name.trim()), "mismatched </{name}>");
+            assert_eq!(
+                stack.pop().as_deref(),
+                Some(name.trim()),
+                "mismatched </{name}>"
+            );
             continue;
         }
         let (body, closed) = match tag.strip_suffix('/') {
@@ -275,7 +288,10 @@ fn xml_elements(text: &str) -> Vec<(String, BTreeMap<String, String>)> {
         let name_end = body.find(char::is_whitespace).unwrap_or(body.len());
         let name = &body[..name_end];
         assert!(
-            !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == ':' || c == '-'),
+            !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == ':' || c == '-'),
             "bad tag name {name:?}"
         );
         let mut attrs = BTreeMap::new();
@@ -300,7 +316,10 @@ fn xml_elements(text: &str) -> Vec<(String, BTreeMap<String, String>)> {
             stack.push(name.to_string());
         }
     }
-    assert!(rest.trim().is_empty() && stack.is_empty(), "unclosed {stack:?}");
+    assert!(
+        rest.trim().is_empty() && stack.is_empty(),
+        "unclosed {stack:?}"
+    );
     assert_eq!(roots, 1, "one root element");
     elements
 }
@@ -387,7 +406,10 @@ fn analyze_writes_kif_json_and_svg_that_agree() {
     assert_eq!(moves(&back), moves(&original));
     assert_eq!(back.start_sfen, original.start_sfen);
     assert_eq!(back.ending, Some(Ending::Resign));
-    assert_eq!((back.black.as_str(), back.white.as_str()), ("Sente & \"Black\"", "後手 <White>"));
+    assert_eq!(
+        (back.black.as_str(), back.white.as_str()),
+        ("Sente & \"Black\"", "後手 <White>")
+    );
 
     // Every node, the start and each move, carries a score and a legal line from its position.
     let nodes = comments_by_node(&kif);
@@ -422,7 +444,11 @@ fn analyze_writes_kif_json_and_svg_that_agree() {
         assert_eq!(p.get("ply").num() as usize, i);
         assert_eq!(p.get("score_cp").num() as i32, score, "node {i}");
         assert_eq!(p.get("pv_ja").str(), pv_ja);
-        assert_eq!(usi_moves(&pos, p.get("pv")), pv, "node {i}: USI and Japanese lines");
+        assert_eq!(
+            usi_moves(&pos, p.get("pv")),
+            pv,
+            "node {i}: USI and Japanese lines"
+        );
         assert_eq!(
             p.get("depth").num() as i64,
             field(lines, "#深さ=").unwrap().parse::<i64>().unwrap()
@@ -465,7 +491,10 @@ fn analyze_writes_kif_json_and_svg_that_agree() {
         }
         let total: f64 = mine.iter().map(|m| m.get("loss").num()).sum();
         let avg = s.get("average_loss").num();
-        assert!((avg - total / mine.len() as f64).abs() < 0.06, "{side} average {avg}");
+        assert!(
+            (avg - total / mine.len() as f64).abs() < 0.06,
+            "{side} average {avg}"
+        );
     }
 
     // The graph: well-formed, one point a move, mistakes marked as the JSON says.
@@ -508,7 +537,9 @@ fn a_position_line_on_stdin_is_analysed() {
     assert_eq!(rec.moves.len(), 3);
     let nodes = comments_by_node(&kif);
     assert_eq!(nodes.len(), 4);
-    assert!(nodes.iter().all(|l| l.iter().any(|x| x.starts_with("候補2："))));
+    assert!(nodes
+        .iter()
+        .all(|l| l.iter().any(|x| x.starts_with("候補2："))));
 }
 
 #[test]
@@ -520,9 +551,15 @@ fn the_library_reads_every_form_and_reports_progress() {
     assert_eq!(moves(&kif), moves(&line));
     assert_eq!(moves(&sniffed), moves(&line));
     let csa = kifu::csa::write(&kif).unwrap();
-    assert_eq!(moves(&analyze::read_record(&csa, None).unwrap()), moves(&line));
+    assert_eq!(
+        moves(&analyze::read_record(&csa, None).unwrap()),
+        moves(&line)
+    );
     let ki2 = kifu::ki2::write(&kif).unwrap();
-    assert_eq!(moves(&analyze::read_record(&ki2, None).unwrap()), moves(&line));
+    assert_eq!(
+        moves(&analyze::read_record(&ki2, None).unwrap()),
+        moves(&line)
+    );
 
     let mut short = line.clone();
     short.moves.truncate(4);
@@ -532,11 +569,16 @@ fn the_library_reads_every_form_and_reports_progress() {
         ..AnalyzeOptions::default()
     };
     let mut seen = Vec::new();
-    let a = analyze::analyze(&short, &options, &mut |done, total| seen.push((done, total)))
-        .unwrap();
+    let a = analyze::analyze(&short, &options, &mut |done, total| {
+        seen.push((done, total))
+    })
+    .unwrap();
     assert_eq!(seen, (0..=5).map(|d| (d, 5)).collect::<Vec<_>>());
     assert_eq!(a.positions.len(), 5);
-    assert!(a.positions.iter().all(|p| p.best.is_some() && !p.pv().is_empty()));
+    assert!(a
+        .positions
+        .iter()
+        .all(|p| p.best.is_some() && !p.pv().is_empty()));
 }
 
 #[test]
@@ -565,8 +607,16 @@ fn a_mate_is_shown_as_a_mate() {
 fn bad_input_exits_2_with_a_message() {
     let cases: [(&[&str], &str, &str); 6] = [
         (&["analyze", "/no/such/record.kif"], "", "cannot read"),
-        (&["analyze", "--nodes", "100", "-"], "this is not a game\n", "not a CSA"),
-        (&["analyze", "--nodes", "100", "-"], "startpos moves 7g7f 7g7f\n", "illegal"),
+        (
+            &["analyze", "--nodes", "100", "-"],
+            "this is not a game\n",
+            "not a CSA",
+        ),
+        (
+            &["analyze", "--nodes", "100", "-"],
+            "startpos moves 7g7f 7g7f\n",
+            "illegal",
+        ),
         (&["analyze", "--frobnicate", "-"], "", "--frobnicate"),
         (&["analyze", "--nodes", "lots", "-"], "", "--nodes"),
         (&["analyze"], "", "needs a record"),

@@ -25,7 +25,12 @@ use crate::position::Position;
 use crate::types::Color;
 
 /// The lines of one position's comment; `mistake` is the line that marks the move before it.
-fn comment(a: &Analysis, pos: &Position, r: &PositionReport, mistake: Option<String>) -> Vec<String> {
+fn comment(
+    a: &Analysis,
+    pos: &Position,
+    r: &PositionReport,
+    mistake: Option<String>,
+) -> Vec<String> {
     let mut lines: Vec<String> = mistake.into_iter().collect();
     if let Eval::Mate { winner, plies } = r.eval {
         let side = if winner == Color::Black {

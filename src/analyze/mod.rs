@@ -112,7 +112,10 @@ pub enum Eval {
     Cp(i32),
     /// `winner` mates in `plies` (0: the position is already won: mate on the board, or a
     /// correct entering-king declaration).
-    Mate { winner: Color, plies: u32 },
+    Mate {
+        winner: Color,
+        plies: u32,
+    },
 }
 
 impl Eval {
@@ -326,7 +329,11 @@ pub fn summary_text(a: &Analysis) -> String {
         (Color::White, &a.record.white),
     ] {
         let side = &s[c.index()];
-        let who = if c == Color::Black { "先手" } else { "後手" };
+        let who = if c == Color::Black {
+            "先手"
+        } else {
+            "後手"
+        };
         let name = if name.is_empty() {
             String::new()
         } else {
@@ -395,7 +402,8 @@ pub fn analyze(
     options: &AnalyzeOptions,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Analysis, Error> {
-    let start = Position::from_sfen(&record.start_sfen).map_err(|e| Error::Record(e.to_string()))?;
+    let start =
+        Position::from_sfen(&record.start_sfen).map_err(|e| Error::Record(e.to_string()))?;
     record.final_position().map_err(Error::Record)?;
     let session = UsiSession::start()?;
     session.send("usi")?;

@@ -52,7 +52,13 @@ pub fn to_svg(a: &Analysis) -> Result<String, String> {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" \
          viewBox=\"0 0 {w:.0} {h:.0}\" font-family=\"sans-serif\" font-size=\"11\">\n"
     ));
-    let name = |n: &str, side: &str| if n.is_empty() { side.to_string() } else { n.to_string() };
+    let name = |n: &str, side: &str| {
+        if n.is_empty() {
+            side.to_string()
+        } else {
+            n.to_string()
+        }
+    };
     let title = format!(
         "評価値 (先手から) ▲{} △{} — {}",
         name(&a.record.black, "先手"),
@@ -94,7 +100,11 @@ pub fn to_svg(a: &Analysis) -> Result<String, String> {
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\n",
             LEFT - 6.0,
             y(cp) + 4.0,
-            if cp > 0 { format!("+{cp}") } else { cp.to_string() }
+            if cp > 0 {
+                format!("+{cp}")
+            } else {
+                cp.to_string()
+            }
         ));
     }
     for ply in (0..=n).step_by(10) {
