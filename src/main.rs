@@ -311,6 +311,10 @@ fn analyze_command(args: &[String]) -> ExitCode {
         eprintln!("hayate analyze: {e}");
         ExitCode::from(2)
     };
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     let a = match parse_analyze_args(args) {
         Ok(a) => a,
         Err(e) => return bad(&format!("{e}\n{USAGE}")),
@@ -354,8 +358,11 @@ fn analyze_command(args: &[String]) -> ExitCode {
     let write = |path: &str, text: Result<String, String>| -> Result<(), String> {
         let text = text?;
         if path == "-" {
-            print!("{text}");
-            Ok(())
+            use std::io::Write;
+            let mut out = io::stdout().lock();
+            out.write_all(text.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("cannot write the output: {e}"))
         } else {
             std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))
         }

@@ -529,7 +529,16 @@ fn analyze_writes_kif_json_and_svg_that_agree() {
 #[test]
 fn a_position_line_on_stdin_is_analysed() {
     let (code, kif, err) = hayate(
-        &["analyze", "--depth", "3", "--multipv", "2", "-"],
+        &[
+            "analyze",
+            "--hash",
+            "16",
+            "--depth",
+            "3",
+            "--multipv",
+            "2",
+            "-",
+        ],
         "position startpos moves 7g7f 3c3d 8h2b+\n",
     );
     assert_eq!(code, 0, "{err}");
@@ -584,7 +593,7 @@ fn the_library_reads_every_form_and_reports_progress() {
 #[test]
 fn a_mate_is_shown_as_a_mate() {
     let (code, kif, err) = hayate(
-        &["analyze", "--depth", "3", "--json", "-"],
+        &["analyze", "--hash", "16", "--depth", "3", "--json", "-"],
         "sfen 4k4/9/4G4/9/9/9/9/9/4K4 b G 1 moves G*5b\n",
     );
     assert_eq!(code, 0, "{err}");
@@ -595,7 +604,7 @@ fn a_mate_is_shown_as_a_mate() {
     assert_eq!(p[1].get("score").get("mate").num(), 0.0);
     assert_eq!(p[1].get("score_cp").num() as i32, analyze::MATE_CP);
     let (_, kif, _) = hayate(
-        &["analyze", "--depth", "3", "-"],
+        &["analyze", "--hash", "16", "--depth", "3", "-"],
         "sfen 4k4/9/4G4/9/9/9/9/9/4K4 b G 1 moves G*5b\n",
     );
     let nodes = comments_by_node(&kif);
@@ -627,6 +636,9 @@ fn bad_input_exits_2_with_a_message() {
         assert!(err.contains(says), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+    let (code, help, _) = hayate(&["analyze", "--help"], "");
+    assert_eq!(code, 0);
+    assert!(help.contains("hayate analyze"));
     // A KIF with an illegal move is bad input too.
     let bad = "手合割：平手\n手数----指手---------消費時間--\n   1 ７五歩(77)\n";
     let (code, _, err) = hayate(&["analyze", "--nodes", "100", "-"], bad);

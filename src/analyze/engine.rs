@@ -246,6 +246,7 @@ mod tests {
         s.read_until("usiok", &mut |l| names.push(l.to_string()))
             .unwrap();
         assert!(names.iter().any(|l| l.starts_with("id name Hayate")));
+        s.send("setoption name USI_Hash value 16").unwrap();
         s.send("isready").unwrap();
         s.read_until("readyok", &mut |_| {}).unwrap();
         s.send("position startpos moves 7g7f").unwrap();

@@ -304,15 +304,6 @@ impl Analysis {
         }
         s
     }
-
-    /// The position before move `ply` (1-based), or after the last move for `ply = len + 1`.
-    pub fn position_at(&self, ply: usize) -> Result<Position, String> {
-        let mut pos = Position::from_sfen(&self.record.start_sfen).map_err(|e| e.to_string())?;
-        for m in self.record.moves.iter().take(ply) {
-            pos.do_move(m.mv);
-        }
-        Ok(pos)
-    }
 }
 
 /// The summary in a few lines for people: each side's average loss and counts, and the
