@@ -1,5 +1,6 @@
 //! Hayate: a shogi engine speaking the USI protocol.
 
+pub mod analyze;
 pub mod arena;
 pub mod attacks;
 pub mod bitboard;

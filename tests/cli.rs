@@ -42,6 +42,7 @@ fn every_command_has_help_that_exits_0() {
         "bench",
         "perft",
         "match",
+        "analyze",
         "mate",
         "tsume",
         "check",

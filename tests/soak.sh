@@ -37,7 +37,7 @@ sample() {
     while true; do
         for status in /proc/[0-9]*/status; do
             awk '/^Name:/ { name = $2 } /^VmHWM:/ { kb = $2 }
-                 END { if (name ~ /^hayate-/) print name, kb }' "$status" 2>/dev/null || true
+                 END { if (name ~ /^hayate-h[0-9]/) print name, kb }' "$status" 2>/dev/null || true
         done >>"$peaks"
         sleep 1
     done

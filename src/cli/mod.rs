@@ -7,6 +7,7 @@
 //! unreadable file, a malformed position), 1 when a job that was given good input failed.
 //! Errors go to stderr: clap's as clap writes them, ours as `hayate <command>: <message>`.
 
+pub mod analyze;
 pub mod book;
 pub mod match_args;
 mod match_toml;
@@ -49,6 +50,9 @@ pub enum Command {
     /// summary lines ("Score of A vs B: ...", "Elo difference: ..."); on a terminal a bar on
     /// stderr shows the score and Elo so far.
     Match(match_args::MatchArgs),
+    /// Analyse a game: every position searched, mistakes marked, KIF with ShogiHome's
+    /// analysis comments, JSON, an SVG evaluation graph
+    Analyze(analyze::AnalyzeArgs),
     /// Solve a tsume (the attacker to move) with the df-pn mate solver
     Mate(mate::MateArgs),
     /// Tsume problems as a composer sees them
@@ -74,6 +78,7 @@ impl Command {
             Command::Bench(_) => "bench",
             Command::Perft(_) => "perft",
             Command::Match(_) => "match",
+            Command::Analyze(_) => "analyze",
             Command::Mate(_) => "mate",
             Command::Tsume(_) => "tsume",
             Command::Book(_) => "book",
@@ -150,6 +155,7 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
         Command::Bench(a) => bench(a),
         Command::Perft(a) => perft(a),
         Command::Match(a) => match_args::run(a, &args[2..]),
+        Command::Analyze(a) => analyze::analyze(a),
         Command::Mate(a) => mate::mate(a),
         Command::Tsume(c) => mate::tsume(c),
         Command::Book(c) => book::run(c),

@@ -222,6 +222,50 @@ pub fn ki2_move(pos: &Position, m: Move, previous_to: Option<Square>) -> Result<
     ))
 }
 
+/// A line of moves from `pos` as one string of signed KI2 moves, `▲７六歩△３四歩▲同　歩`: the
+/// form ShogiHome writes a reading line (`#読み筋=`) in. The first move names its square (the
+/// line stands apart from the move before it); later ones use `同` for a recapture.
+pub fn write_line(pos: &Position, moves: &[Move]) -> Result<String, String> {
+    let mut pos = pos.clone();
+    let mut prev_to = None;
+    let mut s = String::new();
+    for &m in moves {
+        s.push_str(&ki2_move(&pos, m, prev_to)?);
+        prev_to = Some(m.to());
+        pos.do_move(m);
+    }
+    Ok(s)
+}
+
+/// Reads a line written as [`write_line`] writes it (signs `▲△` or `☗☖`, spaces between moves
+/// allowed), played from `pos`. Every move must be legal and its sign the side to move's.
+pub fn read_line(pos: &Position, text: &str) -> Result<Vec<Move>, String> {
+    let mut pos = pos.clone();
+    let mut prev_to = None;
+    let mut moves = Vec::new();
+    let signs = ['▲', '△', '☗', '☖'];
+    let mut rest = text.trim();
+    while let Some(c) = rest.chars().next() {
+        let black = match c {
+            '▲' | '☗' => true,
+            '△' | '☖' => false,
+            _ => return Err(format!("'{rest}' does not start with ▲ or △")),
+        };
+        if black != (pos.side_to_move() == Color::Black) {
+            return Err(format!("'{rest}': not that side's move"));
+        }
+        let body = &rest[c.len_utf8()..];
+        let end = body.find(signs).unwrap_or(body.len());
+        let word = body[..end].trim_end_matches([' ', '\u{3000}']);
+        let m = parse_move(&pos, word, prev_to).map_err(|e| format!("'{word}': {e}"))?;
+        prev_to = Some(m.to());
+        pos.do_move(m);
+        moves.push(m);
+        rest = body[end..].trim_start();
+    }
+    Ok(moves)
+}
+
 fn side_name(c: Color) -> &'static str {
     match c {
         Color::Black => "先手",

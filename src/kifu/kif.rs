@@ -72,6 +72,19 @@ pub(super) fn board_diagram(pos: &Position) -> String {
 
 /// The record as KIF text.
 pub fn write(rec: &GameRecord) -> Result<String, String> {
+    write_annotated(rec, &[])
+}
+
+/// The record as KIF text with comments of the caller's: `notes[0]` on the start position
+/// (after the move list header, where GUIs keep the start position's comment), `notes[i]` on
+/// move `i`. Each note is a list of lines, each written as a `*` comment line; a missing entry
+/// is no comment.
+pub fn write_annotated(rec: &GameRecord, notes: &[Vec<String>]) -> Result<String, String> {
+    let note = |s: &mut String, i: usize| {
+        for line in notes.get(i).into_iter().flatten() {
+            s.push_str(&format!("*{}\n", line.replace(['\n', '\r'], " ")));
+        }
+    };
     let mut pos = Position::from_sfen(&rec.start_sfen).map_err(|e| e.to_string())?;
     let mut s = String::new();
     s.push_str("# KIF形式棋譜ファイル (UTF-8)\n");
@@ -86,6 +99,7 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
     }
     s.push_str(&format!("先手：{}\n後手：{}\n", rec.black, rec.white));
     s.push_str("手数----指手---------消費時間--\n");
+    note(&mut s, 0);
     let mut total = [0u64; 2];
     let mut prev_to = None;
     for (i, m) in rec.moves.iter().enumerate() {
@@ -103,6 +117,7 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
         if let Some(cm) = &m.comment {
             s.push_str(&format!("**{}\n", cm.replace(['\n', '\r'], " ")));
         }
+        note(&mut s, i + 1);
         if !pos.is_legal(m.mv) {
             return Err(format!("illegal move {} in record", m.mv));
         }
