@@ -508,12 +508,17 @@ pub fn parse_command_line(args: &[String]) -> Result<MatchConfig, String> {
 fn read_openings(path: &str) -> Result<Vec<String>, String> {
     let text =
         std::fs::read_to_string(path).map_err(|e| format!("cannot read openings {path}: {e}"))?;
-    Ok(text
-        .lines()
+    Ok(opening_lines(&text))
+}
+
+/// The opening lines of an `--openings` file's text: blank lines and `#` comments left out.
+/// Each is read by [`parse_opening`] when the match is checked.
+pub fn opening_lines(text: &str) -> Vec<String> {
+    text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(String::from)
-        .collect())
+        .collect()
 }
 
 /// Parses `hayate match` arguments.
