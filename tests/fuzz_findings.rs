@@ -2,7 +2,7 @@
 //! refused or read correctly now. The corpus replay (`tests/fuzz_corpus.rs`) runs them too; these
 //! tests say what each one was.
 
-use hayate::kifu::csa;
+use hayate::kifu::{csa, ki2, GameRecord};
 
 #[test]
 fn a_csa_text_of_two_games_is_refused_not_read_as_one() {
@@ -18,4 +18,21 @@ fn a_csa_text_of_two_games_is_refused_not_read_as_one() {
         games.iter().map(|g| g.moves.len()).collect::<Vec<_>>(),
         [2, 1]
     );
+}
+
+#[test]
+fn a_ki2_record_of_no_moves_and_no_ending_is_written_so_that_it_reads_back() {
+    // Found by the ki2 target: a `まで` line with no ending word reads as a game of no moves,
+    // whose KI2 text used to be the header alone, which the reader refuses as no record.
+    let rec = ki2::read("まで6手で千,日手\n").unwrap();
+    assert!(rec.moves.is_empty() && rec.ending.is_none());
+    let text = ki2::write(&rec).unwrap();
+    let back = ki2::read(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(back.start_sfen, rec.start_sfen);
+    assert!(back.moves.is_empty());
+    // From a handicap start too.
+    let mut rec = GameRecord::empty();
+    rec.start_sfen = hayate::position::HANDICAPS[5].1.to_string();
+    let back = ki2::read(&ki2::write(&rec).unwrap()).unwrap();
+    assert_eq!(back.start_sfen, rec.start_sfen);
 }
