@@ -18,5 +18,5 @@ for t in "${targets[@]}"; do
     echo "$(date +%T) $t: ${seconds}s"
     nice -n 19 "$bin/$t" "corpus/$t" -max_total_time="$seconds" -timeout=10 \
         -print_final_stats=1 -artifact_prefix="artifacts/$t/" >"logs/$t.log" 2>&1
-    echo "$(date +%T) $t: exit $?; $(grep -E '^#[0-9]+ +DONE' "logs/$t.log" | tail -1)"
+    echo "$(date +%T) $t: exit $?; $(grep -E 'DONE' "logs/$t.log" | tail -1)"
 done
