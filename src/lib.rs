@@ -7,6 +7,9 @@ pub mod bitboard;
 pub mod book;
 pub mod cli;
 pub mod eval;
+/// The fuzz targets' bodies, shared with the corpus replay test; not an API.
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod kifu;
 pub mod mate;
 pub mod movegen;

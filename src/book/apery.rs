@@ -18,10 +18,10 @@
 
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 
-use super::{BookEntry, BookMove};
+use super::{BookEntry, BookMove, Source};
 use crate::position::Position;
 use crate::types::{Color, Move, PieceType, Square};
 
@@ -191,20 +191,27 @@ fn decode_entry(b: &[u8; 16]) -> (u64, u16, u16, i32) {
 
 /// An Apery book on disk, probed by binary search over its sorted entries.
 pub struct AperyReader {
-    path: PathBuf,
-    file: BufReader<File>,
+    /// The file's name, for messages.
+    name: String,
+    file: Box<dyn Source>,
     entries: u64,
 }
 
 impl AperyReader {
     /// Opens and checks a book: whole entries only, sorted keys, moves that decode.
     pub fn open(path: &Path) -> Result<AperyReader, String> {
-        let err = |e: String| format!("{}: {e}", path.display());
-        let f = File::open(path).map_err(|e| err(format!("cannot open: {e}")))?;
-        let len = f
-            .metadata()
-            .map_err(|e| err(format!("cannot read: {e}")))?
-            .len();
+        let f = File::open(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
+        let reader = BufReader::with_capacity(1 << 16, f);
+        AperyReader::from_source(&path.display().to_string(), Box::new(reader))
+    }
+
+    /// Checks a book read from `reader` (named `name` in messages).
+    pub fn from_source(name: &str, mut reader: Box<dyn Source>) -> Result<AperyReader, String> {
+        let err = |e: String| format!("{name}: {e}");
+        let len = reader
+            .seek(SeekFrom::End(0))
+            .and_then(|len| reader.rewind().map(|_| len))
+            .map_err(|e| err(format!("cannot read: {e}")))?;
         if len == 0 {
             return Err(err("the file is empty".into()));
         }
@@ -213,7 +220,6 @@ impl AperyReader {
                 "{len} bytes is not a whole number of 16-byte entries (is the file truncated?)"
             )));
         }
-        let mut reader = BufReader::with_capacity(1 << 16, f);
         let mut prev = 0u64;
         let mut b = [0u8; 16];
         for i in 0..len / ENTRY_SIZE {
@@ -233,7 +239,7 @@ impl AperyReader {
             prev = key;
         }
         Ok(AperyReader {
-            path: path.to_path_buf(),
+            name: name.to_string(),
             file: reader,
             entries: len / ENTRY_SIZE,
         })
@@ -252,7 +258,7 @@ impl AperyReader {
         self.file
             .seek(SeekFrom::Start(i * ENTRY_SIZE))
             .and_then(|_| self.file.read_exact(&mut b))
-            .map_err(|e| format!("{}: cannot read: {e}", self.path.display()))?;
+            .map_err(|e| format!("{}: cannot read: {e}", self.name))?;
         Ok(decode_entry(&b))
     }
 

@@ -21,9 +21,9 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::hash::{Hash, Hasher};
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::{BookEntry, BookMove};
+use super::{BookEntry, BookMove, Source};
 use crate::position::parse_move_syntax;
 
 pub const HEADER: &str = "#YANEURAOU-DB2016 1.00";
@@ -277,8 +277,9 @@ fn digest(key: &str) -> u64 {
 
 /// A text book on disk, probed without reading it into memory.
 pub struct DbReader {
-    path: PathBuf,
-    file: BufReader<File>,
+    /// The file's name, for messages.
+    name: String,
+    file: Box<dyn Source>,
     /// (digest of the SFEN key, offset of its `sfen` line), sorted.
     index: Vec<(u64, u64)>,
     /// Positions written more than once; the first copy is the one used.
@@ -288,9 +289,14 @@ pub struct DbReader {
 impl DbReader {
     /// Opens and checks a book file, building its index.
     pub fn open(path: &Path) -> Result<DbReader, String> {
-        let err = |e: String| format!("{}: {e}", path.display());
-        let f = File::open(path).map_err(|e| err(format!("cannot open: {e}")))?;
-        let mut reader = BufReader::with_capacity(1 << 16, f);
+        let f = File::open(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
+        let reader = BufReader::with_capacity(1 << 16, f);
+        DbReader::from_source(&path.display().to_string(), Box::new(reader))
+    }
+
+    /// Checks a book read from `reader` (named `name` in messages), building its index.
+    pub fn from_source(name: &str, mut reader: Box<dyn Source>) -> Result<DbReader, String> {
+        let err = |e: String| format!("{name}: {e}");
         let mut index = Vec::new();
         let mut offset = 0u64;
         let mut buf = Vec::new();
@@ -343,7 +349,7 @@ impl DbReader {
         index.dedup_by_key(|&mut (d, _)| d);
         let duplicates = before - index.len();
         Ok(DbReader {
-            path: path.to_path_buf(),
+            name: name.to_string(),
             file: reader,
             index,
             duplicates,
@@ -366,7 +372,7 @@ impl DbReader {
             return Ok(None);
         };
         let offset = self.index[i].1;
-        let err = |e: String| format!("{}: {e}", self.path.display());
+        let err = |e: String| format!("{}: {e}", self.name);
         self.file
             .seek(SeekFrom::Start(offset))
             .map_err(|e| err(format!("cannot seek: {e}")))?;

@@ -24,7 +24,14 @@ pub struct Game {
 pub fn read_games(path: &Path) -> Result<Vec<Game>, String> {
     let text = crate::kifu::read_text(path)?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let format = Format::from_extension(ext).or_else(|| Format::sniff(&text));
+    parse_games(&text, ext).map_err(|e| format!("{}{e}", path.display()))
+}
+
+/// The games of a file's `text`, its format named by the file name's extension `ext` (sniffed
+/// when that names none), as [`read_games`] reads them. Errors start with the place in the file
+/// (`: ...` or ` line N: ...`), to follow the file's name.
+pub fn parse_games(text: &str, ext: &str) -> Result<Vec<Game>, String> {
+    let format = Format::from_extension(ext).or_else(|| Format::sniff(text));
     let from_record = |rec: crate::kifu::GameRecord| -> Result<Game, String> {
         let start = Position::from_sfen(&rec.start_sfen).map_err(|e| e.to_string())?;
         rec.final_position()?;
@@ -34,7 +41,7 @@ pub fn read_games(path: &Path) -> Result<Vec<Game>, String> {
             outcome: rec.outcome(),
         })
     };
-    let err = |e: String| format!("{}: {e}", path.display());
+    let err = |e: String| format!(": {e}");
     match format {
         Some(Format::Csa) => {
             let mut games = Vec::new();
@@ -52,15 +59,14 @@ pub fn read_games(path: &Path) -> Result<Vec<Game>, String> {
             }
             Ok(games)
         }
-        Some(f) => Ok(vec![from_record(f.read(&text).map_err(err)?).map_err(err)?]),
+        Some(f) => Ok(vec![from_record(f.read(text).map_err(err)?).map_err(err)?]),
         None => text
             .lines()
             .enumerate()
             .map(|(i, l)| (i, l.trim()))
             .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
             .map(|(i, l)| {
-                let pos = Position::from_usi(l)
-                    .map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?;
+                let pos = Position::from_usi(l).map_err(|e| format!(" line {}: {e}", i + 1))?;
                 let (start, moves) = pos.start_and_moves();
                 Ok(Game {
                     start,

@@ -12,11 +12,17 @@ pub mod extend;
 pub mod make;
 mod select;
 
+use std::io::{BufRead, Seek};
 use std::path::{Path, PathBuf};
 
 pub use select::{choose, BookOptions};
 
 use crate::rng::Rng;
+
+/// What the book readers probe: a buffered file, or bytes in memory (`std::io::Cursor`) for
+/// tests and fuzzing.
+pub trait Source: BufRead + Seek + Send {}
+impl<T: BufRead + Seek + Send> Source for T {}
 
 use crate::position::{board_to_sfen, Position};
 use crate::types::{Color, Move, Piece, Square};
@@ -234,6 +240,16 @@ pub struct OpeningBook {
 const PV_LIMIT: usize = 8;
 
 impl OpeningBook {
+    /// A book already open, with a seeded choice of moves: for tests and fuzzing, which probe
+    /// a book without `BookFile` options.
+    pub fn with_book(book: Book, seed: u64) -> OpeningBook {
+        OpeningBook {
+            path: None,
+            book: Some(book),
+            rng: Rng::seeded(seed),
+        }
+    }
+
     /// Opens the book the options name, if it is not open already. Returns a message for an
     /// `info string` when the book is missing or unreadable (the engine then plays without it)
     /// or holds a position twice.

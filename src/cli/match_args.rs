@@ -184,12 +184,17 @@ fn with_config_file(a: MatchArgs, raw: &[String]) -> Result<MatchArgs, String> {
 fn read_openings(path: &Path) -> Result<Vec<String>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
-    Ok(text
-        .lines()
+    Ok(opening_lines(&text))
+}
+
+/// The opening lines of an `--openings` file's text: blank lines and `#` comments left out.
+/// Each is read by `Position::from_usi` when the match is checked.
+pub fn opening_lines(text: &str) -> Vec<String> {
+    text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(String::from)
-        .collect())
+        .collect()
 }
 
 /// The match the arguments describe.

@@ -10,7 +10,7 @@
 pub mod analyze;
 pub mod book;
 pub mod match_args;
-mod match_toml;
+pub mod match_toml;
 pub mod mate;
 pub mod progress;
 pub mod train;

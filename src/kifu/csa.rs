@@ -229,6 +229,13 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
                 board[file * 9 + rank] = Some(Piece::new(c, pt));
             }
         } else if line == "+" || line == "-" {
+            // A second start (the next game of a file of games, after its `/` line) would
+            // restart the position under the moves already read.
+            if pos.is_some() {
+                return Err(err(
+                    "a second start position: one game per record (split a file of games at its '/' lines)",
+                ));
+            }
             let side = if line == "+" { "b" } else { "w" };
             let sfen = if explicit_board {
                 board_sfen(&board, side, &hands)

@@ -340,8 +340,12 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
         }
     }
     flush(&mut line, &mut s);
-    if let Some(e) = rec.ending {
-        s.push_str(&result_line(e, rec.moves.len(), pos.side_to_move()));
+    match rec.ending {
+        Some(e) => s.push_str(&result_line(e, rec.moves.len(), pos.side_to_move())),
+        // A game of no moves and no ending still needs a line after the header, or it would
+        // read back as no record at all.
+        None if rec.moves.is_empty() => s.push_str("まで0手\n"),
+        None => {}
     }
     Ok(s)
 }

@@ -1,0 +1,3 @@
+#![no_main]
+// The body is `hayate::fuzzing::ki2`, which `tests/fuzz_corpus.rs` replays on stable Rust.
+libfuzzer_sys::fuzz_target!(|data: &[u8]| hayate::fuzzing::ki2(data));

@@ -1,0 +1,495 @@
+//! The bodies of the fuzz targets in `fuzz/fuzz_targets/`, one function per target, each taking
+//! the fuzzer's bytes. They live in the library so that `tests/fuzz_corpus.rs` replays the
+//! committed corpus (`fuzz/corpus/<target>/`) through exactly the code the fuzzer ran, on stable
+//! Rust.
+//!
+//! Every reader must answer bad input with an error, never a panic; where a reader accepts its
+//! input, the functions also check what its answer promises (a record's moves are legal, what
+//! a writer writes reads back the same, a position's incremental state matches a fresh one) and
+//! panic when it breaks that promise, which is what the fuzzer reports.
+
+use std::io::Cursor;
+
+use crate::book::apery::AperyReader;
+use crate::book::db::{self, DbReader, MemoryBook};
+use crate::book::make::{parse_games, RecordBook};
+use crate::book::{Book, BookOptions, OpeningBook};
+use crate::kifu::{self, GameRecord};
+use crate::mate::{self, SolveLimits, Solver};
+use crate::movegen::{self, MoveList};
+use crate::position::{parse_move_syntax, Position};
+use crate::types::{Move, PieceType, Square};
+use crate::usi::{self, Command};
+
+/// A target's body: it takes any bytes, and panics only when it finds a bug.
+pub type Target = fn(&[u8]);
+
+/// The targets by name, as `fuzz/fuzz_targets/<name>.rs` and `fuzz/corpus/<name>/` name them.
+pub const TARGETS: [(&str, Target); 12] = [
+    ("sfen", sfen),
+    ("usi_move", usi_move),
+    ("usi_command", usi_command),
+    ("csa", csa),
+    ("kif", kif),
+    ("ki2", ki2),
+    ("book_db", book_db),
+    ("book_apery", book_apery),
+    ("match_config", match_config),
+    ("openings", openings),
+    ("mate_batch", mate_batch),
+    ("legal_moves", legal_moves),
+];
+
+/// Text readers get any bytes: invalid UTF-8 becomes U+FFFD, so every input reaches the parser.
+fn text(data: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(data)
+}
+
+/// What must hold for any position a reader hands out.
+fn check_position(pos: &Position) {
+    if let Err(e) = pos.is_consistent() {
+        panic!("{e}: {}", pos.to_sfen());
+    }
+    let sfen = pos.to_sfen();
+    let again = Position::from_sfen(&sfen)
+        .unwrap_or_else(|e| panic!("to_sfen wrote '{sfen}', which reads back as: {e}"));
+    assert_eq!(again.to_sfen(), sfen);
+    assert_eq!(again.key(), pos.key(), "{sfen}");
+}
+
+/// An SFEN string: `Position::from_sfen`, and the start positions by name.
+pub fn sfen(data: &[u8]) {
+    let text = text(data);
+    if let Ok(pos) = Position::from_sfen(&text) {
+        check_position(&pos);
+        let _ = pos.pretty();
+        let _ = crate::book::flipped(&pos);
+        let _ = crate::book::apery::key(&pos);
+        let mut list = MoveList::new();
+        movegen::generate_legal(&pos, &mut list);
+    }
+    if let Ok(pos) = Position::from_name(text.trim()) {
+        check_position(&pos);
+    }
+}
+
+/// Positions for [`usi_move`] when its input names none: the start, a middle game with pieces
+/// in hand, a king in check, a pinned piece, a promoted piece, and a tsume problem without the
+/// attacker's king.
+const MOVE_POSITIONS: [&str; 6] = [
+    crate::position::STARTPOS,
+    "ln1g3nl/1r1sgk3/p1ppppbpp/1p4p2/9/2P3P2/PPSPPP1PP/1B1K3R1/LN1G1GSNL b s 17",
+    "lnsgkgsnl/7b1/pppp1pppp/9/4r4/9/PPPP1PPPP/1B5R1/LNSGKGSNL b P 9",
+    "4k4/4r4/9/9/9/9/9/4G4/4K4 b 2P 1",
+    "+R2gk4/9/4+P4/9/9/9/9/9/4K4 w N 1",
+    "7nl/7k1/6ppp/9/9/9/9/9/9 b RGSN2Pr2b3g3s2n3l13p 1",
+];
+
+/// USI move text (`7g7f`, `8h2b+`, `P*5e`), in a position: the input is an optional SFEN line
+/// and then the move; without an SFEN line, its first byte picks one of a few positions.
+pub fn usi_move(data: &[u8]) {
+    let text = text(data);
+    let (pos, mv) = match text.split_once('\n') {
+        Some((sfen, mv)) => match Position::from_sfen(sfen) {
+            Ok(p) => (p, mv),
+            Err(_) => return,
+        },
+        None => {
+            let i = data
+                .first()
+                .map_or(0, |&b| b as usize % MOVE_POSITIONS.len());
+            (
+                Position::from_sfen(MOVE_POSITIONS[i]).unwrap(),
+                text.get(1..).unwrap_or(""),
+            )
+        }
+    };
+    let syntax = parse_move_syntax(mv);
+    if let Some(m) = syntax {
+        assert_eq!(parse_move_syntax(&m.to_string()), Some(m), "'{mv}'");
+        assert_eq!(Move::from_raw(m.raw()), Some(m), "'{mv}'");
+    }
+    if let Ok(m) = pos.parse_usi_move(mv) {
+        assert_eq!(syntax, Some(m));
+        let mut list = MoveList::new();
+        movegen::generate_legal(&pos, &mut list);
+        assert!(list.contains(&m), "'{mv}' in {}", pos.to_sfen());
+        let mut next = pos.clone();
+        next.do_move(m);
+        check_position(&next);
+    }
+}
+
+/// USI command lines, one per line: `position` above all (its SFEN and its moves), `go` and
+/// the rest of what a GUI sends.
+pub fn usi_command(data: &[u8]) {
+    for line in text(data).lines() {
+        let Ok(Command::Position(pos)) = usi::parse_command(line) else {
+            continue;
+        };
+        let mut pos = *pos;
+        check_position(&pos);
+        // Taking the moves back must reach a position that the same line's start gives.
+        while let Some(m) = pos.last_move() {
+            pos.undo_move(m);
+        }
+        check_position(&pos);
+    }
+}
+
+/// What must hold for a record a reader accepts: its start is a position, its moves are legal
+/// there, and the writer of the same format writes something that reads back as the same game.
+fn check_record(
+    rec: &GameRecord,
+    write: fn(&GameRecord) -> Result<String, String>,
+    read: fn(&str) -> Result<GameRecord, String>,
+) {
+    let end = rec
+        .final_position()
+        .unwrap_or_else(|e| panic!("a record read back with a bad game: {e}"));
+    check_position(&end);
+    let _ = rec.outcome();
+    if let Ok(written) = write(rec) {
+        let again = read(&written)
+            .unwrap_or_else(|e| panic!("a written record does not read back: {e}\n{written}"));
+        assert_eq!(again.start_sfen, rec.start_sfen, "{written}");
+        let moves = |r: &GameRecord| r.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
+        assert_eq!(moves(&again), moves(rec), "{written}");
+    }
+}
+
+/// A record file as `hayate book from-records` reads it: the games of the file, each added to
+/// a book, and the book written and read back.
+fn make_book(text: &str, ext: &str) {
+    let Ok(games) = parse_games(text, ext) else {
+        return;
+    };
+    let mut rb = RecordBook::new(32);
+    for g in &games {
+        let _ = rb.add(g);
+    }
+    let book = rb.finish(1);
+    let written = book.write();
+    let again = MemoryBook::read(&written)
+        .unwrap_or_else(|e| panic!("a book made from records does not read back: {e}"));
+    assert_eq!(again.write(), written);
+}
+
+/// A record in a format: read from bytes as the readers take files (UTF-8 or Shift_JIS).
+fn record(
+    data: &[u8],
+    ext: &str,
+    read: fn(&str) -> Result<GameRecord, String>,
+    write: fn(&GameRecord) -> Result<String, String>,
+) {
+    let Ok(text) = kifu::decode(data) else {
+        return;
+    };
+    if let Ok(rec) = read(&text) {
+        check_record(&rec, write, read);
+    }
+    make_book(&text, ext);
+}
+
+/// A CSA record (several games split by `/` lines, as book making reads them).
+pub fn csa(data: &[u8]) {
+    record(data, "csa", kifu::csa::read, kifu::csa::write);
+}
+
+/// A KIF record.
+pub fn kif(data: &[u8]) {
+    record(data, "kif", kifu::kif::read, kifu::kif::write);
+}
+
+/// A KI2 record.
+pub fn ki2(data: &[u8]) {
+    record(data, "ki2", kifu::ki2::read, kifu::ki2::write);
+}
+
+/// Probes an opened book the way the engine does at the root, under a few option settings.
+fn probe(book: Book, positions: &[Position]) {
+    let mut opening = OpeningBook::with_book(book, 1);
+    let settings = [
+        BookOptions::default(),
+        BookOptions {
+            narrow: true,
+            consider_count: true,
+            ignore_ply: true,
+            eval_diff: 99_999,
+            eval_limit: [-99_999, -99_999],
+            moves: u32::MAX,
+            ..BookOptions::default()
+        },
+    ];
+    for pos in positions {
+        for opts in &settings {
+            let Ok(Some(hit)) = opening.probe(pos, opts) else {
+                continue;
+            };
+            // The line the book reports must be playable.
+            let mut p = pos.clone();
+            for &m in &hit.pv {
+                assert!(
+                    p.is_legal(m),
+                    "book line {:?} from {}",
+                    hit.pv,
+                    pos.to_sfen()
+                );
+                p.do_move(m);
+            }
+        }
+    }
+}
+
+/// A YaneuraOu DB text book: read whole (`MemoryBook`, what the book tools use) and written
+/// back, and opened for probing (`DbReader`, what the engine uses) and probed at the positions
+/// it names.
+pub fn book_db(data: &[u8]) {
+    if let Ok(text) = std::str::from_utf8(data) {
+        if let Ok(book) = MemoryBook::read(text) {
+            let written = book.write();
+            let again = MemoryBook::read(&written)
+                .unwrap_or_else(|e| panic!("a written book does not read back: {e}\n{written}"));
+            assert_eq!(again.write(), written);
+        }
+    }
+    let Ok(mut reader) = DbReader::from_source("fuzz", Box::new(Cursor::new(data.to_vec()))) else {
+        return;
+    };
+    let keys: Vec<String> = text(data)
+        .lines()
+        .filter_map(|l| match db::parse_line(l) {
+            Ok(db::Line::Position { key, .. }) => Some(key.to_string()),
+            _ => None,
+        })
+        .take(8)
+        .collect();
+    let mut positions = vec![Position::startpos()];
+    for key in &keys {
+        let _ = reader.get(key);
+        if let Ok(p) = Position::from_sfen(key) {
+            positions.push(p);
+        }
+    }
+    probe(Book::Db(reader), &positions);
+}
+
+/// An Apery `book.bin`, opened and probed at the start position and the positions after each
+/// first move (the input's keys can match them: the fuzzer sees the comparisons).
+pub fn book_apery(data: &[u8]) {
+    let Ok(reader) = AperyReader::from_source("fuzz", Box::new(Cursor::new(data.to_vec()))) else {
+        return;
+    };
+    let start = Position::startpos();
+    let mut positions = vec![start.clone()];
+    let mut list = MoveList::new();
+    movegen::generate_legal(&start, &mut list);
+    for &m in list.iter().take(4) {
+        let mut p = start.clone();
+        p.do_move(m);
+        positions.push(p);
+    }
+    probe(Book::Apery(reader), &positions);
+}
+
+/// A `hayate match --config` TOML file, turned into arguments and those parsed. Arguments that
+/// name further files (`--openings`, `--config`) are left out: those files have their own
+/// targets, and the fuzzer must not read the machine's files.
+pub fn match_config(data: &[u8]) {
+    let Ok(args) = crate::cli::match_toml::to_args(&text(data)) else {
+        return;
+    };
+    if args.iter().any(|a| a == "--openings" || a == "--config") {
+        return;
+    }
+    if let Ok(cfg) = crate::cli::match_args::parse(&args) {
+        let _ = cfg.tc.to_string();
+        for e in &cfg.engines {
+            let _ = e.tc.map(|t| t.to_string());
+        }
+    }
+}
+
+/// An openings file, as `hayate match --openings` reads it (one `Position::from_usi` per line), as
+/// self-play reads it (`parse_openings`), and as book making reads a file of move lines.
+pub fn openings(data: &[u8]) {
+    let text = text(data);
+    for line in crate::cli::match_args::opening_lines(&text) {
+        let Ok(end) = Position::from_usi(&line) else {
+            continue;
+        };
+        let (mut pos, moves) = end.start_and_moves();
+        check_position(&pos);
+        for &m in &moves {
+            assert!(pos.is_legal(m), "opening '{line}'");
+            pos.do_move(m);
+        }
+        check_position(&pos);
+    }
+    if let Ok(positions) = crate::selfplay::parse_openings(&text) {
+        for p in &positions {
+            check_position(p);
+        }
+    }
+    make_book(&text, "");
+}
+
+/// Nodes for each problem of [`mate_batch`]: enough to solve short mates, little enough that
+/// an input of many problems stays fast.
+const BATCH_NODES: u64 = 3000;
+
+/// A `hayate mate --batch` file (`name<TAB>sfen` rows), solved with a small node limit. It
+/// runs on a thread with the solver's deep stack, as `hayate mate` does.
+pub fn mate_batch(data: &[u8]) {
+    let text = text(data).into_owned();
+    std::thread::Builder::new()
+        .stack_size(mate::SOLVER_STACK)
+        .spawn(move || {
+            let mut solver = Solver::new(1);
+            let limits = || SolveLimits {
+                nodes: Some(BATCH_NODES),
+                ..SolveLimits::default()
+            };
+            mate::run_batch(&text, &mut solver, limits, &mut |_| {}, &mut |_, _, _| {});
+        })
+        .expect("a solver thread starts")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+}
+
+/// A move from two arbitrary bytes: any board move (the origin may equal the destination) or a
+/// drop of any kind, promoted pieces and the king too, as a reader may build from bad input.
+fn arbitrary_move(a: u8, b: u8) -> Move {
+    let to = Square::from_index(b % 81).unwrap();
+    if a & 0x80 != 0 {
+        let pt = PieceType::from_u8(1 + (a & 0x7f) % 14).unwrap();
+        Move::drop(pt, to)
+    } else {
+        let from = Square::from_index(a % 81).unwrap();
+        Move::normal(from, to, b >= 128)
+    }
+}
+
+/// The most plies [`legal_moves`] plays from its start: each ply checks every legal move.
+const LEGAL_PLIES: usize = 48;
+
+/// "A legal move is legal": from the start position (or an SFEN on the input's first line), play
+/// moves chosen by index from the legal list; at every position check that each generated move
+/// passes `is_legal`, gives check exactly when `gives_check` says, and is undone to the same
+/// position (key, SFEN); that the generators for captures, quiets and checks agree with the
+/// full list; and that arbitrary move values given to `is_legal` never panic and are accepted
+/// only when generated.
+pub fn legal_moves(data: &[u8]) {
+    let (mut pos, rest) = match data.iter().position(|&b| b == b'\n') {
+        Some(i) if data.first() == Some(&b's') => match Position::from_sfen(&text(&data[1..i])) {
+            Ok(p) => (p, &data[i + 1..]),
+            Err(_) => return,
+        },
+        _ => (Position::startpos(), data),
+    };
+    let (start_sfen, start_key) = (pos.to_sfen(), pos.key());
+    let mut played = Vec::new();
+    for chunk in rest.chunks(3).take(LEGAL_PLIES) {
+        let mut list = MoveList::new();
+        movegen::generate_legal(&pos, &mut list);
+        check_moves(&mut pos, &list);
+        if let [_, a, b] = *chunk {
+            let m = arbitrary_move(a, b);
+            assert_eq!(
+                pos.is_legal(m),
+                list.contains(&m),
+                "is_legal({m}) in {}",
+                pos.to_sfen()
+            );
+        }
+        if list.is_empty() {
+            break;
+        }
+        let m = list[chunk[0] as usize % list.len()];
+        pos.do_move(m);
+        played.push(m);
+        if let Err(e) = pos.is_consistent() {
+            panic!("{e} after {m}");
+        }
+    }
+    // The whole line taken back.
+    for &m in played.iter().rev() {
+        pos.undo_move(m);
+    }
+    assert_eq!((pos.to_sfen(), pos.key()), (start_sfen, start_key));
+}
+
+/// The checks of [`legal_moves`] at one position, whose legal moves are `list`.
+fn check_moves(pos: &mut Position, list: &MoveList) {
+    let sfen = pos.to_sfen();
+    let key = pos.key();
+    let mut raw: Vec<u16> = list.iter().map(|m| m.raw()).collect();
+    raw.sort_unstable();
+    raw.dedup();
+    assert_eq!(raw.len(), list.len(), "a move generated twice in {sfen}");
+    assert_eq!(movegen::count_legal(pos), list.len());
+    let us = pos.side_to_move();
+    for (i, &m) in list.iter().enumerate() {
+        assert!(pos.is_legal(m), "generated {m} fails is_legal in {sfen}");
+        let checks = pos.gives_check(m);
+        // Recomputing everything from scratch is slow: do it for the moves that change more
+        // than two squares' worth of state (drops, captures, promotions, king moves) and for
+        // every eighth of the rest; the key is compared after every undo.
+        let thorough = i % 8 == 0
+            || m.is_drop()
+            || m.is_promotion()
+            || pos.piece_on(m.to()).is_some()
+            || pos.piece_on(m.from()).map(|p| p.piece_type()) == Some(PieceType::King);
+        pos.do_move(m);
+        if thorough {
+            if let Err(e) = pos.is_consistent() {
+                panic!("{e} after {m} in {sfen}");
+            }
+        }
+        if let Some(k) = pos.king_square(us) {
+            assert!(
+                !pos.is_attacked(!us, k, pos.occupied()),
+                "{m} leaves the king in check in {sfen}"
+            );
+        }
+        assert_eq!(pos.in_check(), checks, "gives_check({m}) in {sfen}");
+        pos.undo_move(m);
+        assert_eq!(pos.key(), key, "undo of {m} in {sfen}");
+        if thorough {
+            assert_eq!(pos.to_sfen(), sfen, "undo of {m}");
+        }
+    }
+    // The partial generators partition or filter the full list.
+    let sorted = |l: &MoveList| {
+        let mut v: Vec<u16> = l.iter().map(|m| m.raw()).collect();
+        v.sort_unstable();
+        v
+    };
+    let (mut caps, mut quiets, mut checks) = (MoveList::new(), MoveList::new(), MoveList::new());
+    movegen::generate_captures_promotions(pos, &mut caps);
+    movegen::generate_quiets(pos, &mut quiets);
+    movegen::generate_checks(pos, &mut checks);
+    let mut both = sorted(&caps);
+    both.extend(sorted(&quiets));
+    both.sort_unstable();
+    assert_eq!(
+        both, raw,
+        "captures and quiets do not partition the moves of {sfen}"
+    );
+    let mut giving: Vec<u16> = list
+        .iter()
+        .filter(|&&m| pos.gives_check(m))
+        .map(|m| m.raw())
+        .collect();
+    giving.sort_unstable();
+    assert_eq!(sorted(&checks), giving, "checks of {sfen}");
+    if let Some(m) = mate::mate_in_one(pos) {
+        assert!(list.contains(&m), "mate_in_one({m}) is not legal in {sfen}");
+        pos.do_move(m);
+        assert!(
+            pos.in_check() && movegen::count_legal(pos) == 0,
+            "mate_in_one({m}) does not mate in {sfen}"
+        );
+        pos.undo_move(m);
+    }
+}
