@@ -32,7 +32,7 @@ pub struct AnalyzeArgs {
           value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: u64,
     /// Hash table size
-    #[arg(long, value_name = "MB", default_value_t = 256,
+    #[arg(long, value_name = "MB", default_value_t = AnalyzeOptions::default().hash_mb as u64,
           value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub hash: u64,
     /// Write JSON (the same data, for scripts) instead of KIF
