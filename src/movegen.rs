@@ -35,9 +35,15 @@ impl Default for MoveList {
 impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList {
-            moves: [MaybeUninit::uninit(); MAX_MOVES],
-            len: 0,
+        // Written as a struct literal, LLVM merged the store of `len` with the uninitialised
+        // array into one 2 KB memset, at every node (5% of the search in a profile). Only
+        // `len` is written here.
+        let mut list = MaybeUninit::<MoveList>::uninit();
+        // SAFETY: `len` is written before `assume_init`, and every other byte of a `MoveList`
+        // is a `MaybeUninit<u16>`, which may stay uninitialised.
+        unsafe {
+            std::ptr::addr_of_mut!((*list.as_mut_ptr()).len).write(0);
+            list.assume_init()
         }
     }
 

@@ -870,9 +870,10 @@ impl<'a> Searcher<'a> {
         let p = self.params;
         let counter = self.history.counter_move(&self.pos);
         let killers = self.stack[ply].killers;
-        let mut picker = {
+        let mut picker = MovePicker::empty();
+        {
             let hist = |m: Move| self.quiet_score(ply, m);
-            MovePicker::new(
+            picker.fill_main(
                 &self.pos,
                 &Ordering {
                     tt_move: node.tt_move,
@@ -880,8 +881,8 @@ impl<'a> Searcher<'a> {
                     counter,
                     history: &hist,
                 },
-            )
-        };
+            );
+        }
         if picker.is_empty() {
             // No legal move: mated (or, never in practice, stalemated: also a loss).
             return Err(-VALUE_MATE + ply as Value);
@@ -1231,7 +1232,8 @@ impl<'a> Searcher<'a> {
         } else {
             tt_move.filter(|&m| is_tactical(&self.pos, m))
         };
-        let mut picker = MovePicker::new_quiescence(&self.pos, tt_move);
+        let mut picker = MovePicker::empty();
+        picker.fill_quiescence(&self.pos, tt_move);
         if in_check && picker.is_empty() {
             return -VALUE_MATE + ply as Value;
         }
