@@ -51,10 +51,16 @@ impl MovePicker {
     /// time in a profile), so it is filled where it lives.
     #[inline(always)]
     pub fn empty() -> MovePicker {
-        MovePicker {
-            entries: [MaybeUninit::uninit(); MAX_MOVES],
-            len: 0,
-            next: 0,
+        // Not a struct literal: LLVM would merge the two counters' stores with the
+        // uninitialised array into one 8 KB memset (see `MoveList::new`).
+        let mut picker = MaybeUninit::<MovePicker>::uninit();
+        let p = picker.as_mut_ptr();
+        // SAFETY: both counters are written before `assume_init`; `entries` is an array of
+        // `MaybeUninit`, which may stay uninitialised.
+        unsafe {
+            std::ptr::addr_of_mut!((*p).len).write(0);
+            std::ptr::addr_of_mut!((*p).next).write(0);
+            picker.assume_init()
         }
     }
 
