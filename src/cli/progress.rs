@@ -1,4 +1,4 @@
-//! Progress of the long commands (`match`, `mate --batch`, `tsume check --batch`,
+//! Progress of the long commands (`match`, `mate --batch`, `tsume check --batch`, `tune`, `learn`,
 //! `book extend`, `selfplay`, `train`), drawn on stderr.
 //!
 //! On a terminal: a live `indicatif` bar with the count, the rate and the time left. Elsewhere

@@ -238,9 +238,12 @@ pub fn tune(a: TuneArgs) -> Outcome {
     if samples.is_empty() {
         return Err(format!("no usable samples in {}", a.file).into());
     }
+    let progress = Progress::new("tune", "passes", a.passes as u64);
     let w = weights_tune::tune(&samples, &DEFAULT, a.passes, &mut |pass, e| {
-        eprintln!("pass {pass}: error {e:.6}")
+        progress.note(&format!("pass {pass}: error {e:.6}"));
+        progress.update(pass as u64, &format!("error {e:.6}"));
     });
+    progress.finish();
     print!("{}", w.to_rust());
     Ok(())
 }
@@ -300,9 +303,13 @@ pub fn learn(a: LearnArgs) -> Outcome {
         None => format!("train {:.6}", train.error(t)),
     };
     eprintln!("without the table: {}", show(&zero));
+    let progress = Progress::new("learn", "epochs", opts.epochs as u64);
     let t = kp_learn::learn(&train, &opts, &mut |epoch, t| {
-        eprintln!("epoch {epoch}: {}", show(t))
+        let errors = show(t);
+        progress.note(&format!("epoch {epoch}: {errors}"));
+        progress.update(epoch as u64, &errors);
     });
+    progress.finish();
     std::fs::write(&a.out, kp_learn::to_bytes(&t))
         .map_err(|e| Failure::Job(format!("{}: {e}", a.out.display())))
 }
