@@ -118,32 +118,21 @@ pub enum SprtVerdict {
 }
 
 impl Sprt {
-    /// The log-likelihood ratio of the pair results (the generalised SPRT on the penta-nomial
-    /// distribution, in the normal approximation used by fishtest).
+    /// The log-likelihood ratio of the pair results: the generalised SPRT on the pentanomial
+    /// distribution.
     pub fn llr(&self, p: &Penta) -> f64 {
         let n = p.pairs() as f64;
         if n < 2.0 {
             return 0.0;
         }
-        let xs = [0.0, 0.25, 0.5, 0.75, 1.0];
-        let mean: f64 = xs
-            .iter()
-            .zip(p.counts)
-            .map(|(x, c)| x * c as f64)
-            .sum::<f64>()
-            / n;
-        let var: f64 = xs
-            .iter()
-            .zip(p.counts)
-            .map(|(x, c)| (x - mean).powi(2) * c as f64)
-            .sum::<f64>()
-            / n;
-        // All pairs alike (say, every one won) leaves no variance: floor it so that such a
-        // one-sided match still decides.
-        let var = var.max(1e-3);
-        let s0 = expected_score(self.elo0);
-        let s1 = expected_score(self.elo1);
-        (s1 - s0) * (2.0 * mean - s0 - s1) * n / (2.0 * var)
+        // The maximum-likelihood pentanomial distributions with the mean score each
+        // hypothesis demands, as fishtest computes them. The normal approximation (mean and
+        // variance of the sample alone) broke down on small, one-sided samples: two won pairs
+        // have no variance, and it accepted H1 after four games.
+        let freq = regularised(p);
+        let q0 = closest_with_mean(&freq, expected_score(self.elo0));
+        let q1 = closest_with_mean(&freq, expected_score(self.elo1));
+        n * (0..5).map(|i| freq[i] * (q1[i] / q0[i]).ln()).sum::<f64>()
     }
 
     pub fn bounds(&self) -> (f64, f64) {
@@ -191,6 +180,44 @@ impl Sprt {
 }
 
 /// The two cutechess-style summary lines for a pair.
+/// Pair scores as a share of the pair's two points, for the five `Penta` bins.
+const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// The pair frequencies, with a thousandth of a pair in every empty bin: a distribution with
+/// an empty bin cannot be moved to every mean, and no result is truly impossible.
+fn regularised(p: &Penta) -> [f64; 5] {
+    let counts = p.counts.map(|c| if c == 0 { 1e-3 } else { f64::from(c) });
+    let total: f64 = counts.iter().sum();
+    counts.map(|c| c / total)
+}
+
+/// The distribution over the five bins with mean `mean` that is closest to `freq` (maximum
+/// likelihood): `q_i = freq_i / (1 + λ (x_i - mean))`, with `λ` found by bisection so that the
+/// `q_i` sum to one. `mean` must lie strictly between 0 and 1.
+fn closest_with_mean(freq: &[f64; 5], mean: f64) -> [f64; 5] {
+    // Every q_i stays positive for λ in (-1/(1-mean), 1/mean); the constraint
+    // Σ freq_i (x_i - mean) / (1 + λ (x_i - mean)) falls as λ grows.
+    let (mut lo, mut hi) = (-1.0 / (1.0 - mean), 1.0 / mean);
+    let constraint = |lambda: f64| -> f64 {
+        (0..5)
+            .map(|i| {
+                let d = PAIR_SCORES[i] - mean;
+                freq[i] * d / (1.0 + lambda * d)
+            })
+            .sum()
+    };
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if constraint(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let lambda = 0.5 * (lo + hi);
+    std::array::from_fn(|i| freq[i] / (1.0 + lambda * (PAIR_SCORES[i] - mean)))
+}
+
 pub fn summary(a: &str, b: &str, r: &Wld) -> String {
     let (e, m) = elo_with_error(r);
     format!(
@@ -273,20 +300,50 @@ mod tests {
         };
         assert!(t.llr(&even) < 0.0);
         let strong = Penta {
-            counts: [0, 5, 25, 50, 20],
+            counts: [0, 15, 75, 150, 60],
         };
         assert_eq!(t.verdict(&strong), SprtVerdict::H1);
-        let n = 100.0;
-        let mean = (5.0 * 0.25 + 25.0 * 0.5 + 50.0 * 0.75 + 20.0) / n;
-        let var = (5.0 * (0.25f64 - mean).powi(2)
-            + 25.0 * (0.5f64 - mean).powi(2)
-            + 50.0 * (0.75f64 - mean).powi(2)
-            + 20.0 * (1.0f64 - mean).powi(2))
+        // Near an even score the exact LLR agrees with the normal approximation that fishtest
+        // also quotes: (s1-s0)(2·mean-s0-s1)n / 2var. Counts from a real 600-game match.
+        let t = Sprt {
+            elo0: -5.0,
+            elo1: 15.0,
+            alpha: 0.1,
+            beta: 0.1,
+        };
+        let real = Penta {
+            counts: [64, 2, 147, 0, 87],
+        };
+        let n = 300.0;
+        let mean = (2.0 * 0.25 + 147.0 * 0.5 + 87.0) / n;
+        let var = (64.0 * mean * mean
+            + 2.0 * (0.25f64 - mean).powi(2)
+            + 147.0 * (0.5f64 - mean).powi(2)
+            + 87.0 * (1.0f64 - mean).powi(2))
             / n;
-        let (s0, s1) = (0.5, expected_score(5.0));
+        let (s0, s1) = (expected_score(-5.0), expected_score(15.0));
+        let normal = (s1 - s0) * (2.0 * mean - s0 - s1) * n / (2.0 * var);
         assert!(
-            (t.llr(&strong) - (s1 - s0) * (2.0 * mean - s0 - s1) * n / (2.0 * var)).abs() < 1e-9
+            (t.llr(&real) - normal).abs() < 0.05,
+            "{} {normal}",
+            t.llr(&real)
         );
+        assert_eq!(t.verdict(&real), SprtVerdict::Continue);
+        // Two won pairs say little: no verdict (the normal approximation gave LLR 28 here).
+        let two_wins = Penta {
+            counts: [0, 0, 0, 0, 2],
+        };
+        assert!(t.llr(&two_wins) > 0.0 && t.llr(&two_wins) < 0.5);
+        assert_eq!(t.verdict(&two_wins), SprtVerdict::Continue);
+        // Fifty won pairs decide; fifty lost pairs decide the other way.
+        let wins = Penta {
+            counts: [0, 0, 0, 0, 50],
+        };
+        assert_eq!(t.verdict(&wins), SprtVerdict::H1);
+        let losses = Penta {
+            counts: [50, 0, 0, 0, 0],
+        };
+        assert_eq!(t.verdict(&losses), SprtVerdict::H0);
         assert!(Sprt::parse(&["elo0=0", "elo1=5", "alpha=0.05", "beta=0.05"]).is_ok());
         assert!(Sprt::parse(&["elo0=0", "elo1=5"]).is_err());
     }
