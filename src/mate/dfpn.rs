@@ -300,7 +300,7 @@ impl Solver {
                 let pn = thpn
                     .min(s.second.saturating_add(1 + s.second / 2))
                     .max(c.pn + 1);
-                let others = s.dn_sum - c.dn as u64;
+                let others = s.dn_sum - s.best_dn_share;
                 let dn = (thdn as u64).saturating_sub(others).max(c.dn as u64 + 1);
                 (pn, dn.min(INF as u64) as u32)
             } else {
@@ -724,6 +724,8 @@ struct Summary {
     best: usize,
     /// The second-best child's pn (OR) or dn (AND).
     second: u32,
+    /// What the best child adds to `dn_sum` (OR): its dn, or the largest of its group's.
+    best_dn_share: u64,
 }
 
 fn summarise(children: &[Child], or_node: bool) -> Summary {
@@ -734,8 +736,13 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
         dn_sum: 0,
         best: 0,
         second: INF,
+        best_dn_share: 0,
     };
     let mut best_value = INF + 1;
+    // Drops of a lance, bishop or rook on one line are much the same check whatever the
+    // distance: their disproof numbers count as their largest, not their sum, or the attacker
+    // would seem to have that many independent tries.
+    let mut line_drops = [0u64; 3];
     // Interpositions on one square wait until the earlier ones there are proven.
     let mut group_to = None;
     let mut group_open = false;
@@ -759,7 +766,10 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
             }
         }
         s.pn_sum += c.pn as u64;
-        s.dn_sum += c.dn as u64;
+        match line_drop(c.m, or_node) {
+            Some(k) => line_drops[k] = line_drops[k].max(c.dn as u64),
+            None => s.dn_sum += c.dn as u64,
+        }
         let (value, tie) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
         let best_tie = children
             .get(s.best)
@@ -771,6 +781,10 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
         } else if value < s.second {
             s.second = value;
         }
+    }
+    s.dn_sum += line_drops.iter().sum::<u64>();
+    if let Some(b) = children.get(s.best) {
+        s.best_dn_share = line_drop(b.m, or_node).map_or(b.dn as u64, |k| line_drops[k]);
     }
     let best_value = best_value.min(INF);
     let cap = |sum: u64| sum.min(INF as u64 - 1) as u32;
@@ -810,6 +824,20 @@ fn link_non_promotions(pos: &Position, children: &mut [Child]) {
         if let Some(j) = children.iter().position(|c| c.m == promoted) {
             children[i].waits_for = j as u16;
         }
+    }
+}
+
+/// The group of an attacker's drop whose disproof number counts as a maximum (see
+/// `summarise`): lances, bishops and rooks.
+fn line_drop(m: Move, or_node: bool) -> Option<usize> {
+    if !or_node || !m.is_drop() {
+        return None;
+    }
+    match m.dropped() {
+        PieceType::Lance => Some(0),
+        PieceType::Bishop => Some(1),
+        PieceType::Rook => Some(2),
+        _ => None,
     }
 }
 
