@@ -1001,11 +1001,16 @@ mod tests {
             nodes: Some(10_000),
             ..SolveLimits::default()
         };
-        assert!(matches!(solver.solve(&mut pos, limits.clone()), Verdict::Mate(_)));
+        assert!(matches!(
+            solver.solve(&mut pos, limits.clone()),
+            Verdict::Mate(_)
+        ));
         // Only the root's proof is left, as when a full cluster evicted its children's.
         solver.table.clear();
         let key = solver.key(&pos);
-        solver.table.store(key, pos.hand(Color::Black), 0, INF, 3, 1);
+        solver
+            .table
+            .store(key, pos.hand(Color::Black), 0, INF, 3, 1);
         solver.limits = limits;
         let line = solver.mate_line(&mut pos, &mut 0, 3).expect("a line");
         assert!(verify_mate_line(&pos, &line).is_ok());
