@@ -72,7 +72,13 @@ struct Child {
     resolved_hand: Hand,
     /// Its disproof rests on a repetition of the current path.
     path_dependent: bool,
+    /// The sibling (index from the node's first child) this move waits for, or `NO_WAIT`: a
+    /// non-promotion waits until the same move with promotion has failed.
+    waits_for: u16,
 }
+
+/// A child that waits for no sibling.
+const NO_WAIT: u16 = u16::MAX;
 
 impl Child {
     fn is_resolved(&self) -> bool {
@@ -294,7 +300,7 @@ impl Solver {
                 let pn = thpn
                     .min(s.second.saturating_add(1 + s.second / 2))
                     .max(c.pn + 1);
-                let others = s.dn_sum - c.dn as u64;
+                let others = s.dn_sum - s.best_dn_share;
                 let dn = (thdn as u64).saturating_sub(others).max(c.dn as u64 + 1);
                 (pn, dn.min(INF as u64) as u32)
             } else {
@@ -429,6 +435,7 @@ impl Solver {
         // Interpositions last, grouped by square: `summarise` lets one drop per square at a time
         // count, since the defender's pieces on one square usually fall to the same reply.
         self.children[base..].sort_by_key(|c| c.m.is_drop().then(|| c.m.to().index()));
+        link_non_promotions(pos, &mut self.children[base..]);
     }
 
     /// What is known of the position just reached by `m`: a repetition of the path, a table
@@ -445,6 +452,7 @@ impl Solver {
             len: 0,
             resolved_hand: hand,
             path_dependent: false,
+            waits_for: NO_WAIT,
         };
         if self.path.contains_key(&pos.key()) {
             c.pn = INF;
@@ -569,25 +577,13 @@ impl Solver {
                 return Some(());
             }
         }
-        // (move, plies to mate after it) for the proven children.
-        let mut proven: Vec<(Move, u16)> = Vec::new();
-        for &m in list.iter() {
-            pos.do_move(m);
-            let mut len = self.proven_len(pos, !or_node);
-            if !or_node && len.is_some_and(|l| l + 1 > bound) {
-                // A defence the table knows only a longer mate against, though a mate within
-                // `bound` exists: find the shorter one, or the line would pick this defence
-                // for a resistance it does not have.
-                len = self
-                    .proven_len_within(pos, bound.saturating_sub(1) as usize)
-                    .or(len);
-            }
-            pos.undo_move(m);
-            match len {
-                Some(l) => proven.push((m, l)),
-                None if or_node => {}
-                None => return None,
-            }
+        let mut proven = self.proven_children(pos, &list, or_node, bound)?;
+        if or_node && proven.is_empty() {
+            // The table still holds this node's proof but lost its proven checks: a cluster
+            // full of one board's hands evicts the cheapest proofs. Proving the node again
+            // stores them.
+            self.proven_len_within(pos, bound as usize)?;
+            proven = self.proven_children(pos, &list, or_node, bound)?;
         }
         let (m, child_bound) = if or_node {
             let &(m, l) = proven.iter().min_by_key(|&&(_, l)| l)?;
@@ -629,6 +625,37 @@ impl Solver {
         let r = self.extend_line(pos, line, budget, depth + 1, child_bound);
         pos.undo_move(m);
         r
+    }
+
+    /// (move, plies to mate after it) for the children in `list` the table proves, or `None`
+    /// when an evasion (`or_node` false) cannot be proven.
+    fn proven_children(
+        &mut self,
+        pos: &mut Position,
+        list: &[Move],
+        or_node: bool,
+        bound: u16,
+    ) -> Option<Vec<(Move, u16)>> {
+        let mut proven: Vec<(Move, u16)> = Vec::new();
+        for &m in list {
+            pos.do_move(m);
+            let mut len = self.proven_len(pos, !or_node);
+            if !or_node && len.is_some_and(|l| l + 1 > bound) {
+                // A defence the table knows only a longer mate against, though a mate within
+                // `bound` exists: find the shorter one, or the line would pick this defence
+                // for a resistance it does not have.
+                len = self
+                    .proven_len_within(pos, bound.saturating_sub(1) as usize)
+                    .or(len);
+            }
+            pos.undo_move(m);
+            match len {
+                Some(l) => proven.push((m, l)),
+                None if or_node => {}
+                None => return None,
+            }
+        }
+        Some(proven)
     }
 
     /// Proves `pos` (attacker to move) again, briefly, with mates of at most `bound` plies only.
@@ -697,6 +724,8 @@ struct Summary {
     best: usize,
     /// The second-best child's pn (OR) or dn (AND).
     second: u32,
+    /// What the best child adds to `dn_sum` (OR): its dn, or the largest of its group's.
+    best_dn_share: u64,
 }
 
 fn summarise(children: &[Child], or_node: bool) -> Summary {
@@ -707,8 +736,13 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
         dn_sum: 0,
         best: 0,
         second: INF,
+        best_dn_share: 0,
     };
     let mut best_value = INF + 1;
+    // Drops of a lance, bishop or rook on one line are much the same check whatever the
+    // distance: their disproof numbers count as their largest, not their sum, or the attacker
+    // would seem to have that many independent tries.
+    let mut line_drops = [0u64; 3];
     // Interpositions on one square wait until the earlier ones there are proven.
     let mut group_to = None;
     let mut group_open = false;
@@ -724,8 +758,18 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
             }
             group_open |= c.pn != 0;
         }
+        if c.waits_for != NO_WAIT && !c.is_resolved() {
+            // A non-promotion counts once the promotion has failed for the side to move.
+            let w = &children[c.waits_for as usize];
+            if (if or_node { w.dn } else { w.pn }) != 0 {
+                continue;
+            }
+        }
         s.pn_sum += c.pn as u64;
-        s.dn_sum += c.dn as u64;
+        match line_drop(c.m, or_node) {
+            Some(k) => line_drops[k] = line_drops[k].max(c.dn as u64),
+            None => s.dn_sum += c.dn as u64,
+        }
         let (value, tie) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
         let best_tie = children
             .get(s.best)
@@ -738,6 +782,10 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
             s.second = value;
         }
     }
+    s.dn_sum += line_drops.iter().sum::<u64>();
+    if let Some(b) = children.get(s.best) {
+        s.best_dn_share = line_drop(b.m, or_node).map_or(b.dn as u64, |k| line_drops[k]);
+    }
     let best_value = best_value.min(INF);
     let cap = |sum: u64| sum.min(INF as u64 - 1) as u32;
     if or_node {
@@ -748,6 +796,49 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
         s.pn = if s.dn == 0 { INF } else { cap(s.pn_sum) };
     }
     s
+}
+
+/// Makes each non-promotion of a pawn, bishop or rook (and of a lance to the second rank) wait
+/// for the same move with promotion, when both are among `children`. Promoting is almost always
+/// at least as good for these pieces; the exceptions (a pawn-drop mate to avoid, a lance that
+/// must keep its line) are still searched, once the promotion has failed.
+fn link_non_promotions(pos: &Position, children: &mut [Child]) {
+    let us = pos.side_to_move();
+    for i in 0..children.len() {
+        let m = children[i].m;
+        if m.is_drop() || m.is_promotion() {
+            continue;
+        }
+        let Some(piece) = pos.piece_on(m.from()) else {
+            continue;
+        };
+        let delayable = match piece.piece_type() {
+            PieceType::Pawn | PieceType::Bishop | PieceType::Rook => true,
+            PieceType::Lance => m.to().relative_rank(us) == 1,
+            _ => false,
+        };
+        if !delayable {
+            continue;
+        }
+        let promoted = Move::normal(m.from(), m.to(), true);
+        if let Some(j) = children.iter().position(|c| c.m == promoted) {
+            children[i].waits_for = j as u16;
+        }
+    }
+}
+
+/// The group of an attacker's drop whose disproof number counts as a maximum (see
+/// `summarise`): lances, bishops and rooks.
+fn line_drop(m: Move, or_node: bool) -> Option<usize> {
+    if !or_node || !m.is_drop() {
+        return None;
+    }
+    match m.dropped() {
+        PieceType::Lance => Some(0),
+        PieceType::Bishop => Some(1),
+        PieceType::Rook => Some(2),
+        _ => None,
+    }
 }
 
 /// Every piece of every kind: the start of a minimum over disproof hands.
@@ -831,5 +922,98 @@ pub fn verify_mate_line(pos: &Position, line: &[Move]) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("the defender still has {} moves", replies.len()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Square;
+
+    fn child(m: Move, pn: u32, dn: u32, waits_for: u16) -> Child {
+        Child {
+            m,
+            key: 0,
+            hand: Hand::EMPTY,
+            pn,
+            dn,
+            len: 0,
+            resolved_hand: Hand::EMPTY,
+            path_dependent: false,
+            waits_for,
+        }
+    }
+
+    fn sq(usi: &str) -> Square {
+        Square::from_usi(usi).unwrap()
+    }
+
+    #[test]
+    fn a_non_promotion_counts_once_the_promotion_has_failed() {
+        let promote = Move::normal(sq("2d"), sq("2b"), true);
+        let stay = Move::normal(sq("2d"), sq("2b"), false);
+        // A defender's move: the non-promotion adds to the proof number only once the
+        // promotion is proven.
+        let mut evasions = [child(promote, 3, 2, NO_WAIT), child(stay, 5, 1, 0)];
+        assert_eq!(summarise(&evasions, false).pn, 3);
+        evasions[0].pn = 0;
+        evasions[0].dn = INF;
+        let s = summarise(&evasions, false);
+        assert_eq!((s.pn, s.dn, s.best), (5, 1, 1));
+        // An attacker's move waits for the promotion's disproof, then is searched.
+        let mut checks = [child(promote, 2, 4, NO_WAIT), child(stay, 1, 6, 0)];
+        let s = summarise(&checks, true);
+        assert_eq!((s.pn, s.dn, s.best), (2, 4, 0));
+        checks[0].pn = INF;
+        checks[0].dn = 0;
+        let s = summarise(&checks, true);
+        assert_eq!((s.pn, s.dn, s.best), (1, 6, 1));
+    }
+
+    #[test]
+    fn non_promotions_of_rooks_are_linked_to_their_promotions() {
+        let pos = Position::from_sfen("4k4/9/9/7R1/9/9/9/9/4K4 b - 1").unwrap();
+        let mut list = MoveList::new();
+        generate_legal(&pos, &mut list);
+        let mut children: Vec<Child> = list.iter().map(|&m| child(m, 1, 1, NO_WAIT)).collect();
+        link_non_promotions(&pos, &mut children);
+        let mut linked = 0;
+        for c in &children {
+            let promotable = !c.m.is_drop()
+                && c.m.from() == sq("2d")
+                && c.m.to().relative_rank(Color::Black) < 3;
+            if promotable && !c.m.is_promotion() {
+                let w = children[c.waits_for as usize].m;
+                assert_eq!(w, Move::normal(c.m.from(), c.m.to(), true));
+                linked += 1;
+            } else {
+                assert_eq!(c.waits_for, NO_WAIT, "{}", c.m);
+            }
+        }
+        assert_eq!(linked, 3);
+    }
+
+    #[test]
+    fn the_line_is_found_when_the_table_lost_the_proven_checks() {
+        let mut pos = Position::from_sfen("7n1/8k/9/8B/9/9/9/9/9 b 2G 1").unwrap();
+        let mut solver = Solver::new(1);
+        let limits = SolveLimits {
+            nodes: Some(10_000),
+            ..SolveLimits::default()
+        };
+        assert!(matches!(
+            solver.solve(&mut pos, limits.clone()),
+            Verdict::Mate(_)
+        ));
+        // Only the root's proof is left, as when a full cluster evicted its children's.
+        solver.table.clear();
+        let key = solver.key(&pos);
+        solver
+            .table
+            .store(key, pos.hand(Color::Black), 0, INF, 3, 1);
+        solver.limits = limits;
+        let line = solver.mate_line(&mut pos, &mut 0, 3).expect("a line");
+        assert!(verify_mate_line(&pos, &line).is_ok());
+        assert_eq!(line.len(), 3);
     }
 }
