@@ -2,7 +2,7 @@
 //! hidden layer of [`HIDDEN`] units per side, and the output.
 //!
 //! ```text
-//! features (2,344 per side) ──W1──▶ accumulator (HIDDEN, i16) ─┐
+//! features (5,088 per side) ──W1──▶ accumulator (HIDDEN, i16) ─┐
 //!                                                               ├─ SCReLU ─ W2 ─▶ score
 //! the other side's features ──W1──▶ accumulator (HIDDEN, i16) ─┘
 //! ```
@@ -10,6 +10,12 @@
 //!   plays up the board. A piece on a square is one feature per (owner: us or them, kind of 14,
 //!   square of 81). The k-th piece of a kind in a hand is one feature (so a hand of three pawns
 //!   has the features "1st pawn", "2nd pawn", "3rd pawn"): a capture or a drop changes one.
+//! - King-relative features: a piece within [`REL_REACH`] files and ranks of a king is one
+//!   more feature per (which king: ours or theirs, owner, kind, offset from that king), so the
+//!   net sees who guards and who attacks each king wherever the king stands. Far pieces have
+//!   none: a window of 7 × 7 keeps the net near 2.6 MB and each feature seen often enough to
+//!   learn from a few hundred thousand positions (full HalfKP, a king square for every
+//!   feature, needs hundreds of millions).
 //! - Both sides use the same weights W1. The side to move's accumulator comes first in the
 //!   output layer, so the net knows whose turn it is.
 //! - The activation is SCReLU, `clamp(x, 0, 1)²`.
@@ -17,9 +23,9 @@
 //!   to units of 1/[`QA`], W2 in units of 1/[`QB`]. The output is in units of [`OUTPUT_SCALE`]
 //!   centipawns, the scale of the trainer's sigmoid.
 //!
-//! A move changes at most four features of each side, so the searcher keeps the accumulators
-//! move by move ([`Accumulator::after`]). There are no king buckets, so even a king move is a
-//! plain update.
+//! A move other than a king's changes at most ten features of each side, so the searcher keeps
+//! the accumulators move by move ([`Accumulator::after`]). A king move changes every feature
+//! near that king, so it refreshes both sides from scratch (about one move in eight).
 
 pub mod simd;
 
@@ -34,8 +40,17 @@ pub const HIDDEN: usize = 256;
 pub const BOARD_FEATURES: usize = 2 * 14 * 81;
 /// Hand features per owner: the k-th pawn, lance, knight, silver, gold, bishop, rook.
 pub const HAND_PER_SIDE: usize = 18 + 4 + 4 + 4 + 4 + 2 + 2;
+/// Where the king-relative features start (the board and hand features come first: a net
+/// without them is the first `REL_START` rows of one with them).
+pub const REL_START: usize = BOARD_FEATURES + 2 * HAND_PER_SIDE;
+/// A piece at most this many files and ranks from a king has a feature relative to it.
+pub const REL_REACH: i32 = 3;
+const REL_SPAN: usize = (2 * REL_REACH + 1) as usize;
+const REL_OFFSETS: usize = REL_SPAN * REL_SPAN;
+/// King-relative features per king: owner (2) × kind (14) × offset (7 × 7).
+pub const REL_PER_KING: usize = 2 * 14 * REL_OFFSETS;
 /// Features per side.
-pub const FEATURES: usize = BOARD_FEATURES + 2 * HAND_PER_SIDE;
+pub const FEATURES: usize = REL_START + 2 * REL_PER_KING;
 /// Activation quantisation: 1.0 is `QA` (the largest value whose square fits an i16).
 pub const QA: i32 = 181;
 /// The accumulators keep `ACC_SHIFT` more bits than the activation, so that the rounding of
@@ -51,7 +66,11 @@ pub const OUTPUT_SCALE: i32 = 600;
 pub const EVAL_LIMIT: i32 = 20_000;
 
 /// The file's magic names the quantisation too (accumulator 724, activation 181, output 1024).
-const MAGIC: &[u8; 16] = b"HAYATE-NNUE-4\0\0\0";
+const MAGIC: &[u8; 16] = b"HAYATE-NNUE-5\0\0\0";
+/// The previous version: the same quantisation, without the king-relative features. It still
+/// loads, with those features' weights at zero (the same evaluation), so a trainer can start
+/// from it.
+const MAGIC_4: &[u8; 16] = b"HAYATE-NNUE-4\0\0\0";
 
 /// The net compiled into the binary (`train/README.md` says how it is made).
 static SHIPPED: &[u8] = include_bytes!("hayate.nnue");
@@ -73,6 +92,59 @@ pub fn board_feature(us: Color, p: Piece, sq: Square) -> usize {
     (owner * 14 + kind_row(p.piece_type())) * 81 + s.index()
 }
 
+/// The kings' squares as `us` sees them: ours, then theirs.
+#[inline(always)]
+pub fn kings_seen_from(pos: &Position, us: Color) -> [Option<Square>; 2] {
+    let turn = |sq: Square| if us == Color::Black { sq } else { sq.flip() };
+    [
+        pos.king_square(us).map(turn),
+        pos.king_square(!us).map(turn),
+    ]
+}
+
+/// The feature of `p` on `sq` relative to king `k` (0: ours, 1: theirs, with `kings` as
+/// [`kings_seen_from`] gives them), if it is near that king and is not that king.
+#[inline(always)]
+pub fn relative_feature(
+    us: Color,
+    kings: [Option<Square>; 2],
+    k: usize,
+    p: Piece,
+    sq: Square,
+) -> Option<usize> {
+    let ksq = kings[k]?;
+    let s = if us == Color::Black { sq } else { sq.flip() };
+    if ksq == s {
+        return None; // the king itself
+    }
+    let df = s.file() as i32 - ksq.file() as i32;
+    let dr = s.rank() as i32 - ksq.rank() as i32;
+    if df.abs() > REL_REACH || dr.abs() > REL_REACH {
+        return None;
+    }
+    let row = usize::from(p.color() != us) * 14 + kind_row(p.piece_type());
+    let offset = (df + REL_REACH) as usize * REL_SPAN + (dr + REL_REACH) as usize;
+    Some(REL_START + k * REL_PER_KING + row * REL_OFFSETS + offset)
+}
+
+/// Calls `f` with every feature of `p` on `sq` seen from `us`: its square, and its offset from
+/// each king (`kings` as [`kings_seen_from`] gives them) that it is near, other than itself.
+#[inline(always)]
+pub fn piece_features(
+    us: Color,
+    kings: [Option<Square>; 2],
+    p: Piece,
+    sq: Square,
+    mut f: impl FnMut(usize),
+) {
+    f(board_feature(us, p, sq));
+    for k in 0..2 {
+        if let Some(r) = relative_feature(us, kings, k, p, sq) {
+            f(r);
+        }
+    }
+}
+
 /// The feature of the `n`-th (0-based) `pt` in `owner`'s hand, seen from `us`.
 #[inline(always)]
 pub fn hand_feature(us: Color, owner: Color, pt: PieceType, n: u32) -> usize {
@@ -81,10 +153,11 @@ pub fn hand_feature(us: Color, owner: Color, pt: PieceType, n: u32) -> usize {
 
 /// Calls `f` with every active feature of `pos` seen from `us`.
 pub fn features(pos: &Position, us: Color, mut f: impl FnMut(usize)) {
+    let kings = kings_seen_from(pos, us);
     for c in Color::ALL {
         for sq in pos.pieces_of(c) {
             if let Some(p) = pos.piece_on(sq) {
-                f(board_feature(us, p, sq));
+                piece_features(us, kings, p, sq, &mut f);
             }
         }
         let hand = pos.hand(c);
@@ -99,6 +172,12 @@ pub fn features(pos: &Position, us: Color, mut f: impl FnMut(usize)) {
 /// The same feature with the board mirrored left to right (file 1 ↔ file 9): shogi's rules
 /// are symmetric under it, so the trainer doubles its data with it.
 pub fn mirror_feature(f: usize) -> usize {
+    if f >= REL_START {
+        // The offset's file turns round: df becomes -df.
+        let (block, offset) = ((f - REL_START) / REL_OFFSETS, (f - REL_START) % REL_OFFSETS);
+        let (df, dr) = (offset / REL_SPAN, offset % REL_SPAN);
+        return REL_START + block * REL_OFFSETS + (REL_SPAN - 1 - df) * REL_SPAN + dr;
+    }
     if f >= BOARD_FEATURES {
         return f;
     }
@@ -127,13 +206,18 @@ impl Network {
     /// Reads a net file: the magic, the feature and hidden sizes (u32 each), then W1, b1, W2 as
     /// little-endian i16 and b2 as i32.
     pub fn from_bytes(data: &[u8]) -> Result<Network, String> {
-        let expected = 16 + 8 + 2 * (FEATURES * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
-        if data.len() < 24 || &data[..16] != MAGIC {
+        if data.len() < 24 || (&data[..16] != MAGIC && &data[..16] != MAGIC_4) {
             return Err("not a Hayate NNUE file (bad magic)".into());
         }
+        let wanted = if &data[..16] == MAGIC {
+            FEATURES
+        } else {
+            REL_START
+        };
         let features = u32::from_le_bytes([data[16], data[17], data[18], data[19]]) as usize;
         let hidden = u32::from_le_bytes([data[20], data[21], data[22], data[23]]) as usize;
-        if features != FEATURES || hidden != HIDDEN {
+        let expected = 16 + 8 + 2 * (wanted * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+        if features != wanted || hidden != HIDDEN {
             return Err(format!(
                 "the net is {features}x{hidden}; this build reads {FEATURES}x{HIDDEN}"
             ));
@@ -153,7 +237,8 @@ impl Network {
             at += 2 * n;
             v
         };
-        let w1 = take(FEATURES * HIDDEN);
+        let mut w1 = take(wanted * HIDDEN);
+        w1.resize(FEATURES * HIDDEN, 0);
         let b1 = take(HIDDEN);
         let w2 = take(2 * HIDDEN);
         let b2 = i32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
@@ -268,37 +353,71 @@ impl Accumulator {
             *out = Accumulator::new(pos, net);
             return;
         };
+        // One move changes at most 4 features of a side, or, for a king move, every piece
+        // near the king's old and new squares: fewer than 64 all told.
+        let mut adds = [0usize; 64];
+        let mut subs = [0usize; 64];
         let mover = moved.color();
-        // What the moved piece was before: the dropped kind leaves the hand, a board piece
-        // leaves its square (unpromoted if it promotes now).
         for us in Color::ALL {
-            let left = if m.is_drop() {
-                let n = pos.hand(mover).count(m.dropped());
-                hand_feature(us, mover, m.dropped(), n)
-            } else if m.is_promotion() {
-                let before = Piece::new(mover, moved.piece_type().unpromote());
-                board_feature(us, before, m.from())
-            } else {
-                board_feature(us, moved, m.from())
+            let (mut n_add, mut n_sub) = (0, 0);
+            let mut add = |f: usize| {
+                adds[n_add] = f;
+                n_add += 1;
             };
-            let arrived = board_feature(us, moved, m.to());
-            let (before, after) = (&self.sides[us.index()], &mut out.sides[us.index()]);
-            match pos.captured_piece() {
-                Some(captured) => {
-                    // The captured piece leaves the board and joins the mover's hand.
-                    let kind = captured.piece_type().unpromote();
-                    let nth = pos.hand(mover).count(kind) - 1;
-                    let taken = board_feature(us, captured, m.to());
-                    let in_hand = hand_feature(us, mover, kind, nth);
-                    simd::update4(
-                        before,
-                        after,
-                        [net.row(arrived), net.row(in_hand)],
-                        [net.row(left), net.row(taken)],
-                    );
+            let mut sub = |f: usize| {
+                subs[n_sub] = f;
+                n_sub += 1;
+            };
+            let kings = kings_seen_from(pos, us);
+            let mut kings_before = kings;
+            if moved.piece_type() == PieceType::King {
+                // Every piece's offset from this king changes; nothing else does, apart from
+                // the king's own square and a captured piece.
+                let k = usize::from(mover != us);
+                let from = if us == Color::Black {
+                    m.from()
+                } else {
+                    m.from().flip()
+                };
+                kings_before[k] = Some(from);
+                for c in Color::ALL {
+                    for sq in pos.pieces_of(c) {
+                        if sq == m.to() {
+                            continue;
+                        }
+                        if let Some(p) = pos.piece_on(sq) {
+                            relative_feature(us, kings_before, k, p, sq).map(&mut sub);
+                            relative_feature(us, kings, k, p, sq).map(&mut add);
+                        }
+                    }
                 }
-                None => simd::update2(before, after, net.row(arrived), net.row(left)),
+                piece_features(us, kings_before, moved, m.from(), &mut sub);
+                piece_features(us, kings, moved, m.to(), &mut add);
+            } else {
+                // What the moved piece was before: the dropped kind leaves the hand, a board
+                // piece leaves its square (unpromoted if it promotes now).
+                if m.is_drop() {
+                    let n = pos.hand(mover).count(m.dropped());
+                    sub(hand_feature(us, mover, m.dropped(), n));
+                } else {
+                    let before = if m.is_promotion() {
+                        Piece::new(mover, moved.piece_type().unpromote())
+                    } else {
+                        moved
+                    };
+                    piece_features(us, kings, before, m.from(), &mut sub);
+                }
+                piece_features(us, kings, moved, m.to(), &mut add);
             }
+            if let Some(captured) = pos.captured_piece() {
+                // The captured piece leaves the board and joins the mover's hand.
+                let kind = captured.piece_type().unpromote();
+                let nth = pos.hand(mover).count(kind) - 1;
+                piece_features(us, kings_before, captured, m.to(), &mut sub);
+                add(hand_feature(us, mover, kind, nth));
+            }
+            let (before, after) = (&self.sides[us.index()], &mut out.sides[us.index()]);
+            simd::update(before, after, &net.w1, &adds[..n_add], &subs[..n_sub]);
         }
     }
 
@@ -331,7 +450,37 @@ mod tests {
     #[test]
     fn the_shipped_net_reads_and_writes_back_the_same_bytes() {
         let net = Network::shipped();
-        assert_eq!(net.to_bytes(), SHIPPED);
+        assert!(
+            net.to_bytes() == SHIPPED,
+            "the shipped net does not write back"
+        );
+    }
+
+    #[test]
+    fn a_net_of_the_previous_version_loads_with_the_new_features_at_zero() {
+        let net = random_net(4);
+        let mut old = MAGIC_4.to_vec();
+        old.extend_from_slice(&(REL_START as u32).to_le_bytes());
+        old.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        for v in net.w1[..REL_START * HIDDEN]
+            .iter()
+            .chain(&net.b1)
+            .chain(&net.w2)
+        {
+            old.extend_from_slice(&v.to_le_bytes());
+        }
+        old.extend_from_slice(&net.b2.to_le_bytes());
+        let loaded = Network::from_bytes(&old).expect("a version-4 net loads");
+        assert_eq!(
+            loaded.w1[..REL_START * HIDDEN],
+            net.w1[..REL_START * HIDDEN]
+        );
+        assert!(loaded.w1[REL_START * HIDDEN..].iter().all(|&w| w == 0));
+        assert_eq!((loaded.b1, loaded.w2, loaded.b2), (net.b1, net.w2, net.b2));
+        // A truncated file of either version is refused.
+        assert!(Network::from_bytes(&old[..old.len() - 1]).is_err());
+        let new = Network::from_bytes(&old).unwrap().to_bytes();
+        assert!(Network::from_bytes(&new[..new.len() - 2]).is_err());
     }
 
     #[test]
@@ -340,10 +489,15 @@ mod tests {
         for us in Color::ALL {
             let mut seen = Vec::new();
             features(&pos, us, |f| seen.push(f));
-            assert_eq!(seen.len(), 40);
+            let near_kings = seen.iter().filter(|&&f| f >= REL_START).count();
+            // 40 squares, and the pieces within three files and ranks of each king: for the
+            // king on 5i, 17 of its own (rank g's seven pawns, the eight pieces of ranks h
+            // and i but the king, the bishop and rook) and none of the enemy's.
+            assert_eq!(seen.len(), 40 + near_kings);
+            assert_eq!(near_kings, 2 * 15);
             seen.sort_unstable();
             seen.dedup();
-            assert_eq!(seen.len(), 40);
+            assert_eq!(seen.len(), 40 + near_kings);
             assert!(seen.iter().all(|&f| f < FEATURES));
         }
     }
@@ -391,6 +545,57 @@ mod tests {
             }
         }
         assert!(checked > 3000);
+    }
+
+    /// The SFEN of `sfen`'s position turned left to right.
+    fn mirrored_sfen(sfen: &str) -> String {
+        let mut parts: Vec<String> = sfen.split(' ').map(str::to_string).collect();
+        let ranks: Vec<String> = parts[0]
+            .split('/')
+            .map(|rank| {
+                // Tokens: a digit, or a piece letter with its promotion mark.
+                let mut tokens = Vec::new();
+                let mut promoted = false;
+                for c in rank.chars() {
+                    if c == '+' {
+                        promoted = true;
+                        continue;
+                    }
+                    tokens.push(if promoted {
+                        format!("+{c}")
+                    } else {
+                        c.to_string()
+                    });
+                    promoted = false;
+                }
+                tokens.reverse();
+                tokens.concat()
+            })
+            .collect();
+        parts[0] = ranks.join("/");
+        parts.join(" ")
+    }
+
+    #[test]
+    fn a_mirrored_position_has_the_mirrored_features() {
+        for sfen in [
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn2p 1",
+        ] {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let turned = Position::from_sfen(&mirrored_sfen(sfen)).unwrap();
+            for us in Color::ALL {
+                let mut a = Vec::new();
+                features(&pos, us, |f| a.push(mirror_feature(f)));
+                let mut b = Vec::new();
+                features(&turned, us, |f| b.push(f));
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a, b, "{sfen} from {us:?}");
+                assert!(a.iter().any(|&f| f >= REL_START));
+            }
+        }
     }
 
     #[test]

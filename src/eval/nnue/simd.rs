@@ -46,35 +46,36 @@ pub fn add_row(acc: &mut Row, row: &Row) {
     }
 }
 
-/// `after = before + add - sub`.
+/// `after = before + Σ rows of adds − Σ rows of subs`, the rows taken from `w1` (feature-major,
+/// `HIDDEN` to a row): one move's changes to one side.
 #[inline]
-pub fn update2(before: &Row, after: &mut Row, add: &Row, sub: &Row) {
+pub fn update(before: &Row, after: &mut Row, w1: &[i16], adds: &[usize], subs: &[usize]) {
+    // Checked once here, so that the AVX2 loop may read the rows unchecked.
+    let rows = w1.len() / HIDDEN;
+    assert!(
+        adds.iter().chain(subs).all(|&f| f < rows),
+        "a feature beyond the net's rows"
+    );
     #[cfg(target_arch = "x86_64")]
     if best_path() == Path::Avx2 {
-        // SAFETY: the processor has AVX2 (checked just above).
-        unsafe { avx2::update2(before, after, add, sub) };
+        // SAFETY: the processor has AVX2 (checked just above), and every row is inside `w1`.
+        unsafe { avx2::update(before, after, w1, adds, subs) };
         return;
     }
-    for i in 0..HIDDEN {
-        after[i] = before[i].wrapping_add(add[i]).wrapping_sub(sub[i]);
-    }
+    update_portable(before, after, w1, adds, subs);
 }
 
-/// `after = before + add[0] + add[1] - sub[0] - sub[1]`.
-#[inline]
-pub fn update4(before: &Row, after: &mut Row, add: [&Row; 2], sub: [&Row; 2]) {
-    #[cfg(target_arch = "x86_64")]
-    if best_path() == Path::Avx2 {
-        // SAFETY: the processor has AVX2 (checked just above).
-        unsafe { avx2::update4(before, after, add, sub) };
-        return;
+fn update_portable(before: &Row, after: &mut Row, w1: &[i16], adds: &[usize], subs: &[usize]) {
+    *after = *before;
+    for &f in adds {
+        for (a, w) in after.iter_mut().zip(&w1[f * HIDDEN..(f + 1) * HIDDEN]) {
+            *a = a.wrapping_add(*w);
+        }
     }
-    for i in 0..HIDDEN {
-        after[i] = before[i]
-            .wrapping_add(add[0][i])
-            .wrapping_add(add[1][i])
-            .wrapping_sub(sub[0][i])
-            .wrapping_sub(sub[1][i]);
+    for &f in subs {
+        for (a, w) in after.iter_mut().zip(&w1[f * HIDDEN..(f + 1) * HIDDEN]) {
+            *a = a.wrapping_sub(*w);
+        }
     }
 }
 
@@ -113,24 +114,26 @@ mod avx2 {
         _mm256_loadu_si256(r.as_ptr().add(i) as *const __m256i)
     }
 
+    /// The caller has checked that every row lies inside `w1`.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn update2(before: &Row, after: &mut Row, add: &Row, sub: &Row) {
+    pub unsafe fn update(
+        before: &Row,
+        after: &mut Row,
+        w1: &[i16],
+        adds: &[usize],
+        subs: &[usize],
+    ) {
+        let w = w1.as_ptr();
         for i in (0..HIDDEN).step_by(LANES) {
-            let v = _mm256_sub_epi16(
-                _mm256_add_epi16(load(before, i), load(add, i)),
-                load(sub, i),
-            );
-            _mm256_storeu_si256(after.as_mut_ptr().add(i) as *mut __m256i, v);
-        }
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn update4(before: &Row, after: &mut Row, add: [&Row; 2], sub: [&Row; 2]) {
-        for i in (0..HIDDEN).step_by(LANES) {
-            let v = _mm256_add_epi16(load(before, i), load(add[0], i));
-            let v = _mm256_add_epi16(v, load(add[1], i));
-            let v = _mm256_sub_epi16(v, load(sub[0], i));
-            let v = _mm256_sub_epi16(v, load(sub[1], i));
+            let mut v = load(before, i);
+            for &f in adds {
+                let r = _mm256_loadu_si256(w.add(f * HIDDEN + i) as *const __m256i);
+                v = _mm256_add_epi16(v, r);
+            }
+            for &f in subs {
+                let r = _mm256_loadu_si256(w.add(f * HIDDEN + i) as *const __m256i);
+                v = _mm256_sub_epi16(v, r);
+            }
             _mm256_storeu_si256(after.as_mut_ptr().add(i) as *mut __m256i, v);
         }
     }
@@ -158,6 +161,26 @@ mod tests {
     use super::*;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn avx2_and_portable_updates_are_identical() {
+        let mut rng = StdRng::seed_from_u64(8);
+        let w1: Vec<i16> = (0..60 * HIDDEN).map(|_| rng.gen()).collect();
+        for _ in 0..500 {
+            let before: Row = std::array::from_fn(|_| rng.gen());
+            let mut pick = |most: usize| -> Vec<usize> {
+                (0..rng.gen_range(0..=most))
+                    .map(|_| rng.gen_range(0..60))
+                    .collect()
+            };
+            let (adds, subs) = (pick(40), pick(40));
+            let mut fast = [0i16; HIDDEN];
+            update(&before, &mut fast, &w1, &adds, &subs);
+            let mut slow = [0i16; HIDDEN];
+            update_portable(&before, &mut slow, &w1, &adds, &subs);
+            assert_eq!(fast, slow);
+        }
+    }
 
     #[test]
     fn avx2_and_portable_outputs_are_identical() {
