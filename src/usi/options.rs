@@ -24,7 +24,7 @@ pub struct Options {
 pub const INTERNAL_NET: &str = "<internal>";
 
 /// Whether the net evaluates unless `UseNNUE` says otherwise.
-pub const USE_NNUE_BY_DEFAULT: bool = false;
+pub const USE_NNUE_BY_DEFAULT: bool = true;
 
 pub fn default_threads() -> usize {
     std::thread::available_parallelism()
