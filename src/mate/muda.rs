@@ -12,8 +12,9 @@
 //! - a single check by a lance, bishop, rook, horse or dragon, with the drop between it and the
 //!   king and not next to the king: a drop next to the king changes the king's squares, and the
 //!   convention always counts it;
-//! - no defender piece covers the square: a protected piece (紐付きの合駒) costs the attacker his
-//!   checking piece or changes the line, so it is a defence;
+//! - no defender piece covers the square (the king neither, so the test above is also this one's
+//!   consequence): a protected piece (紐付きの合駒) costs the attacker his checking piece or
+//!   changes the line, so it is a defence;
 //! - after the checking piece takes it (promoting or not, as long as the capture is a check), the
 //!   position is mate with the captured piece taken out of the attacker's hand: the piece is not
 //!   needed, which is the "same mate as without the interposition" in a form that can be proven.
