@@ -102,10 +102,7 @@ pub(super) fn is_useless(
     r: Move,
     mated: &mut dyn FnMut(&mut Position) -> bool,
 ) -> bool {
-    may_be_useless(pos, r)
-        && positions_without_the_piece(pos, r)
-            .iter_mut()
-            .any(|p| mated(p))
+    may_be_useless(pos, r) && positions_without_the_piece(pos, r).iter_mut().any(mated)
 }
 
 /// Whether every reply of the defender (to move in `pos`) is a drop that [`may_be_useless`]:
