@@ -350,3 +350,68 @@ fn the_batch_mode_reports_every_row_and_a_summary() {
     assert!(!ok && err.contains("cannot read"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// ▲6六飛 checks down the 6 file; drops on 6五, 6四 and 6三 are useless interpositions (無駄合:
+/// the rook takes them and mates as without them), while a drop on 6二, next to the king, is a
+/// defence. Under the tsume convention the longest defence is △7一玉 (or △7二玉): five plies.
+const USELESS: &str = "3k5/9/1l2S4/8n/2P6/1R7/9/9/9 b SPgp 1";
+/// ▲6一飛成 checks along the first rank; the king cannot move. Drops on 5一, 4一 and 3一 are
+/// useless, a drop on 2一, next to the king, is not: 6i6a+ L*2a 3c2a+ (three plies, where a
+/// line that counts the useless drops is longer and one that drops the one on 2一 too is one).
+const NEXT_TO_THE_KING: &str = "8k/7pp/6N2/9/9/9/9/9/3R5 b gl 1";
+
+fn tsume_solve(sfen: &str, tsume_line: bool) -> Vec<Move> {
+    let mut pos = common::pos(sfen);
+    match Solver::new(16).solve(
+        &mut pos,
+        SolveLimits {
+            nodes: Some(200_000),
+            shorten: true,
+            tsume_line,
+            ..SolveLimits::default()
+        },
+    ) {
+        Verdict::Mate(line) => line,
+        v => panic!("{sfen}: {v:?}"),
+    }
+}
+
+#[test]
+fn the_tsume_line_leaves_out_useless_interpositions() {
+    let line = tsume_solve(USELESS, true);
+    assert_eq!(line.len(), 5, "{line:?}");
+    assert!(
+        line.iter().skip(1).step_by(2).all(|m| !m.is_drop()),
+        "a defender's drop in {line:?}"
+    );
+    check_line(USELESS, &line);
+    // The game search keeps the real distance: its line is a mate move by move.
+    let real = tsume_solve(USELESS, false);
+    assert!(verify_mate_line(&common::pos(USELESS), &real).is_ok());
+
+    let (ok, out, _) = hayate(&["mate", "--hash", "16", "--nodes", "200000", USELESS]);
+    assert!(ok && out.starts_with("mate in 5 plies"), "{out}");
+    assert!(!out.contains('*') || out.contains("S*9b"), "{out}");
+}
+
+#[test]
+fn an_interposition_next_to_the_king_still_counts() {
+    let line = tsume_solve(NEXT_TO_THE_KING, true);
+    let usi: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+    assert_eq!(usi.len(), 3, "{usi:?}");
+    assert_eq!(usi[1], "L*2a", "{usi:?}");
+    check_line(NEXT_TO_THE_KING, &line);
+}
+
+#[test]
+fn a_line_may_end_where_only_useless_interpositions_are_left() {
+    // ▲6一飛成 on a king boxed in by its own pawns, the defender holding only pawns: a pawn on
+    // 2一 would be a second pawn on the file, and those on 5一, 4一 and 3一 are useless, so the
+    // check is the mate (counting them, 6i6a+ P*5a 6a5a P*4a 5a4a).
+    let sfen = "8k/7pp/9/9/9/9/9/9/3R5 b 2p 1";
+    let line = tsume_solve(sfen, true);
+    let usi: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+    assert_eq!(usi.len(), 1, "{usi:?}");
+    assert!(hayate::mate::verify_tsume_line(&common::pos(sfen), &line).is_ok());
+    assert!(verify_mate_line(&common::pos(sfen), &line).is_err());
+}

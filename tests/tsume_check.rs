@@ -775,3 +775,44 @@ fn as_given_lengths() {
     ]);
     assert!(ok && out.contains("5手詰"), "{out}");
 }
+
+/// ▲6六飛 checks down the 6 file: drops on 6五, 6四 and 6三 are useless interpositions (無駄合),
+/// which the convention does not count; counting them, the longest defence was 11 plies.
+const USELESS: &str = "3k5/9/1l2S4/8n/2P6/1R7/9/9/9 b SPgp 1";
+/// ▲6一飛成 on a boxed king: drops on 5一, 4一 and 3一 are useless, one on 2一, next to the king,
+/// is a defence (counting every drop, the longest defence was 9 plies).
+const NEXT_TO_THE_KING: &str = "8k/7pp/6N2/9/9/9/9/9/3R5 b - 1";
+
+/// Whether a defender's move is a drop on a square not next to the king.
+fn is_distant_drop(pos: &Position, m: Move) -> bool {
+    let king = pos.king_square(pos.side_to_move()).unwrap();
+    m.is_drop() && !hayate::attacks::king_attacks(king).contains(m.to())
+}
+
+#[test]
+fn a_useless_interposition_is_not_the_longest_defence() {
+    let r = check(USELESS);
+    assert_eq!(r.main_line.len(), 5, "{}", r.human(true));
+    assert_eq!(usi(&r.main_line[..1]), "8f6f", "{}", r.human(true));
+    let pos = full(USELESS);
+    let mut p = pos.clone();
+    for (i, &m) in r.main_line.iter().enumerate() {
+        assert!(i % 2 == 0 || !is_distant_drop(&p, m), "{}", r.human(true));
+        p.do_move(m);
+    }
+    // Nor is one reported as a shorter or an equal defence.
+    for a in r.early_mates.iter().chain(&r.equal_variations) {
+        let q = before(&pos, &r.main_line, a.ply);
+        assert!(!is_distant_drop(&q, a.mv), "{}", r.human(true));
+    }
+    assert!(!r.early_mates.is_empty());
+}
+
+#[test]
+fn a_drop_next_to_the_king_is_a_defence() {
+    let r = check(NEXT_TO_THE_KING);
+    assert_eq!(r.main_line.len(), 3, "{}", r.human(true));
+    assert_eq!(r.main_line[1].to().to_string(), "2a", "{}", r.human(true));
+    assert!(r.main_line[1].is_drop());
+    verify_mate_line(&full(NEXT_TO_THE_KING), &r.main_line).unwrap();
+}

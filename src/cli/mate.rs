@@ -93,6 +93,7 @@ fn solve(a: MateArgs) -> Outcome {
         deadline: Instant::now().checked_add(Duration::from_millis(a.time)),
         nodes: a.nodes,
         shorten: !a.first,
+        tsume_line: true,
         ..SolveLimits::default()
     };
     if let Some(path) = &a.batch {

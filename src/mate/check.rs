@@ -16,6 +16,12 @@
 //! Everything runs under one node budget. Whatever the budget does not settle is reported as
 //! unknown, never as sound.
 //!
+//! Useless interpositions (無駄合, see `muda.rs`) are no defence under the convention: the
+//! exhaustive search does not count them in a defender's resistance (a check that leaves only
+//! such drops is mate), the main line never takes one, and they are not reported as 変同 or 早詰.
+//! That a drop is useless is proven by the df-pn solver (the position after its capture is mate
+//! without the piece), so every such drop is still refuted.
+//!
 //! Rules: the defender holds every piece that is neither on the board nor in the attacker's
 //! hand (the tsume convention), so the position is completed that way before checking. With
 //! both kings on the board (双玉) the generator of checks already gives only legal moves, so an
@@ -24,7 +30,7 @@
 
 use std::collections::HashMap;
 
-use super::{japanese_line, SolveLimits, Solver, Verdict};
+use super::{japanese_line, muda, SolveLimits, Solver, Verdict};
 use crate::movegen::{generate_checks, generate_legal, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Hand, Move, PieceType};
@@ -124,6 +130,10 @@ const MAX_PLIES: u16 = 255;
 /// Checks past this many at the first move are not each refuted for a 不詰 report.
 const MAX_REFUTATIONS: usize = 24;
 
+/// Nodes for the proof that a drop is a useless interposition; a drop not proven useless within
+/// them counts as a defence.
+const USELESS_PROOF_NODES: u64 = 20_000;
+
 /// What the exhaustive search has learnt about a position.
 #[derive(Clone, Copy, Debug, Default)]
 struct Memo {
@@ -142,6 +152,8 @@ struct Checker {
     solver: Solver,
     /// Main lines already worked out, by position key: (line, pieces left in hand at the end).
     lines: HashMap<u64, (Vec<Move>, u32)>,
+    /// Whether a defender's drop (by position key and move) is a useless interposition.
+    useless: HashMap<(u64, Move), bool>,
 }
 
 /// Checks the problem in `sfen` (attacker to move).
@@ -169,6 +181,7 @@ pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String>
         attacker,
         solver: Solver::new(32),
         lines: HashMap::new(),
+        useless: HashMap::new(),
     };
     let mut report = Report {
         sfen: pos.to_sfen(),
@@ -398,6 +411,10 @@ impl Checker {
             let Some((k, line, spare)) = alt else {
                 continue;
             };
+            if self.is_useless(p, m) {
+                // No defence under the convention: neither 変同 nor 早詰.
+                continue;
+            }
             let a = Alternative {
                 ply,
                 mv: m,
@@ -586,32 +603,92 @@ impl Checker {
         self.tick();
         let mut replies = MoveList::new();
         generate_legal(pos, &mut replies);
-        if replies.is_empty() {
-            self.remember(key, bound, Some(0));
-            return Some(0);
+        // Drops that may be useless interpositions last: leaving one out takes a proof.
+        let (drops, others): (Vec<Move>, Vec<Move>) =
+            replies.iter().partition(|&&r| muda::may_be_useless(pos, r));
+        if others.is_empty() {
+            // Mate, or a check that leaves only useless interpositions: mate as well.
+            let mut mated = true;
+            for &r in &drops {
+                if !self.is_useless(pos, r) {
+                    mated = false;
+                    break;
+                }
+            }
+            if self.aborted {
+                return None;
+            }
+            if mated {
+                self.remember(key, bound, Some(0));
+                return Some(0);
+            }
         }
         if bound < 2 {
             self.remember(key, bound, None);
             return None;
         }
         let mut worst = 0;
-        for &r in replies.iter() {
+        for (i, &r) in others.iter().chain(drops.iter()).enumerate() {
             pos.do_move(r);
             let v = self.or_value(pos, bound - 1);
             pos.undo_move(r);
             if self.aborted {
                 return None;
             }
+            let may_be_useless = i >= others.len();
             match v {
+                // Too short to raise the resistance, useless or not.
+                Some(k) if k < worst => {}
+                _ if may_be_useless && self.is_useless(pos, r) => {}
                 Some(k) => worst = worst.max(k + 1),
                 None => {
                     self.remember(key, bound, None);
                     return None;
                 }
             }
+            if self.aborted {
+                return None;
+            }
         }
         self.remember(key, bound, Some(worst));
         Some(worst)
+    }
+
+    /// Whether the defender's reply `r` in `pos` is a useless interposition: a drop that
+    /// `muda::may_be_useless`, after whose capture by the checking piece the df-pn solver proves
+    /// the mate without the piece in hand. The answer is remembered, so every search sees the
+    /// same one whatever its bound; a drop not proven useless within `USELESS_PROOF_NODES` is a
+    /// defence.
+    fn is_useless(&mut self, pos: &mut Position, r: Move) -> bool {
+        if !muda::may_be_useless(pos, r) {
+            return false;
+        }
+        let key = (pos.key(), r);
+        if let Some(&u) = self.useless.get(&key) {
+            return u;
+        }
+        let mut useless = false;
+        for mut p in muda::positions_without_the_piece(pos, r) {
+            let left = self.budget.saturating_sub(self.nodes);
+            if left == 0 {
+                self.aborted = true;
+                return false;
+            }
+            let v = self.solver.prove_evasions(
+                &mut p,
+                SolveLimits {
+                    nodes: Some(USELESS_PROOF_NODES.min(left)),
+                    ..SolveLimits::default()
+                },
+            );
+            self.nodes += self.solver.nodes();
+            if v == Some(true) {
+                useless = true;
+                break;
+            }
+        }
+        self.useless.insert(key, useless);
+        useless
     }
 
     /// The main line from `pos`, whose exact mate distance is `value`, with the number of
@@ -629,7 +706,8 @@ impl Checker {
             generate_checks(pos, &mut moves);
         } else {
             generate_legal(pos, &mut moves);
-            if moves.is_empty() {
+            // Mate, or only useless interpositions left (mate under the convention).
+            if moves.is_empty() || value == 0 {
                 return Some((Vec::new(), pos.hand(self.attacker).total()));
             }
         }
@@ -650,6 +728,10 @@ impl Checker {
                 None
             };
             pos.undo_move(m);
+            if sub.is_some() && !or_node && self.is_useless(pos, m) {
+                // Never the main line's defence, however long.
+                continue;
+            }
             if self.aborted {
                 return None;
             }

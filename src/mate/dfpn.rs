@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::muda;
 use super::table::{MateTable, Probe, INF};
 use crate::attacks;
 use crate::bitboard::Bitboard;
@@ -44,6 +45,11 @@ pub struct SolveLimits {
     /// After the first proof, spend up to about twice its work looking for shorter mates, so
     /// the line is the shortest the attacker has (as tsume demands), not merely the first found.
     pub shorten: bool,
+    /// Report the line under the tsume convention: a useless interposition (無駄合, see
+    /// `muda.rs`) is not the longest defence, and the line may end at a check that leaves the
+    /// defender only such drops. For `hayate mate` and `go mate`; the game search wants the
+    /// real distance to mate. The proof is the same either way.
+    pub tsume_line: bool,
 }
 
 /// The verdict of a solve.
@@ -212,14 +218,39 @@ impl Solver {
         if root.pn == 0 {
             // Comparing tied defences costs time a search calling in passing does not have.
             let mut budget = if self.limits.shorten { 20_000 } else { 0 };
+            let verify = if self.limits.tsume_line {
+                verify_tsume_line
+            } else {
+                verify_mate_line
+            };
             match self.mate_line(pos, &mut budget, root.len) {
-                Some(line) if verify_mate_line(pos, &line).is_ok() => Verdict::Mate(line),
+                Some(line) if verify(pos, &line).is_ok() => Verdict::Mate(line),
                 _ => Verdict::Unknown,
             }
         } else if root_disproven {
             Verdict::NoMate
         } else {
             Verdict::Unknown
+        }
+    }
+
+    /// Whether the side to move in `pos`, in check, is mated whatever it plays, the other side
+    /// attacking with checks: `Some(true)` when proven, `Some(false)` when it escapes, `None`
+    /// when the limits ran out. The table is shared with [`Solver::solve`] for that attacker.
+    pub fn prove_evasions(&mut self, pos: &mut Position, limits: SolveLimits) -> Option<bool> {
+        self.attacker = !pos.side_to_move();
+        self.nodes = 0;
+        self.aborted = false;
+        self.limits = limits;
+        self.depth_limit = MAX_PLY;
+        self.depth_cut = false;
+        let root = self.search_root(pos);
+        if root.pn == 0 {
+            Some(true)
+        } else if root.dn == 0 && !(root.path_dependent && self.depth_cut) {
+            Some(false)
+        } else {
+            None
         }
     }
 
@@ -585,6 +616,13 @@ impl Solver {
             self.proven_len_within(pos, bound as usize)?;
             proven = self.proven_children(pos, &list, or_node, bound)?;
         }
+        if !or_node && self.limits.tsume_line {
+            self.leave_out_useless(pos, &mut proven);
+            if proven.is_empty() {
+                // Only useless interpositions are left: under the convention this is mate.
+                return Some(());
+            }
+        }
         let (m, child_bound) = if or_node {
             let &(m, l) = proven.iter().min_by_key(|&&(_, l)| l)?;
             (m, l)
@@ -625,6 +663,26 @@ impl Solver {
         let r = self.extend_line(pos, line, budget, depth + 1, child_bound);
         pos.undo_move(m);
         r
+    }
+
+    /// Takes the useless interpositions (see `muda.rs`) out of a defender's proven replies, longest
+    /// first: only those at least as long as the longest reply that counts can change the line,
+    /// so the shorter ones stay untested. A drop is useless when the position after the checking
+    /// piece takes it is proven without the piece in hand (by the table, or a brief new proof).
+    fn leave_out_useless(&mut self, pos: &mut Position, proven: &mut Vec<(Move, u16)>) {
+        // A stable sort: tied replies keep their order for the tie-break.
+        proven.sort_by_key(|&(_, l)| std::cmp::Reverse(l));
+        let mut kept = Vec::with_capacity(proven.len());
+        let mut longest_counted: Option<u16> = None;
+        for &(m, l) in proven.iter() {
+            let matters = longest_counted.is_none_or(|c| l >= c);
+            if matters && muda::is_useless(pos, m, &mut |p| self.proven_len(p, true).is_some()) {
+                continue;
+            }
+            longest_counted.get_or_insert(l);
+            kept.push((m, l));
+        }
+        *proven = kept;
     }
 
     /// (move, plies to mate after it) for the children in `list` the table proves, or `None`
@@ -898,6 +956,18 @@ fn spare_after(pos: &Position, line: &[Move], attacker: Color) -> u32 {
 /// Checks a mating line move by move: each move legal, each attacker move a check, and the
 /// defender left without a legal move at the end.
 pub fn verify_mate_line(pos: &Position, line: &[Move]) -> Result<(), String> {
+    verify_line(pos, line, false)
+}
+
+/// Checks a main line under the tsume convention as [`verify_mate_line`] does, except that the
+/// defender may be left with drops that may be useless interpositions (無駄合: against a distant
+/// check, off the king's squares, on a square no defender piece covers). That they are useless
+/// is for the solver's proof to show, not for this check.
+pub fn verify_tsume_line(pos: &Position, line: &[Move]) -> Result<(), String> {
+    verify_line(pos, line, true)
+}
+
+fn verify_line(pos: &Position, line: &[Move], useless_drops_left: bool) -> Result<(), String> {
     let mut p = pos.clone();
     let attacker = p.side_to_move();
     if line.is_empty() {
@@ -918,7 +988,7 @@ pub fn verify_mate_line(pos: &Position, line: &[Move]) -> Result<(), String> {
     }
     let mut replies = MoveList::new();
     generate_legal(&p, &mut replies);
-    if replies.is_empty() {
+    if replies.is_empty() || (useless_drops_left && muda::only_droppable_replies(&p)) {
         Ok(())
     } else {
         Err(format!("the defender still has {} moves", replies.len()))

@@ -4,6 +4,7 @@
 mod batch;
 mod check;
 mod dfpn;
+mod muda;
 mod notation;
 mod table;
 
@@ -12,7 +13,7 @@ pub use check::{
     check_batch, check_problem, with_defender_holding_the_rest, Alternative, CheckLimits, Report,
     Status,
 };
-pub use dfpn::{verify_mate_line, SolveLimits, Solver, Verdict};
+pub use dfpn::{verify_mate_line, verify_tsume_line, SolveLimits, Solver, Verdict};
 pub use notation::japanese_line;
 
 /// Stack for a thread that runs the solver: long mates recurse deep.

@@ -507,6 +507,8 @@ impl Engine {
                             .and_then(|ms| start.checked_add(Duration::from_millis(ms))),
                         stop: Some(solve_stop),
                         shorten: true,
+                        // `go mate` answers a tsume: its line leaves out useless interpositions.
+                        tsume_line: true,
                     },
                 );
                 let ms = start.elapsed().as_millis().max(1) as u64;

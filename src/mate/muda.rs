@@ -1,0 +1,114 @@
+//! Useless interpositions (無駄合): the defences the tsume convention leaves out of the main line.
+//!
+//! Against a distant check the defender can drop a piece on the line, the attacker takes it
+//! with the checking piece, and the mate goes on as before: the drop only adds two plies. Tsume
+//! shogi does not count such a drop as a defence; the main line is the longest defence without
+//! them, and a check whose only answers are such drops is mate.
+//!
+//! The definition used here, and why:
+//! - only drops (合駒 from the hand). A board move onto the line (移動合) also empties a square and
+//!   may open or close other lines, so "the mate as if it had not been made" is not defined for
+//!   it; composers count it as a real defence;
+//! - a single check by a lance, bishop, rook, horse or dragon, with the drop between it and the
+//!   king and not next to the king: a drop next to the king changes the king's squares, and the
+//!   convention always counts it;
+//! - no defender piece covers the square (the king neither, so the test above is also this one's
+//!   consequence): a protected piece (紐付きの合駒) costs the attacker his checking piece or
+//!   changes the line, so it is a defence;
+//! - after the checking piece takes it (promoting or not, as long as the capture is a check), the
+//!   position is mate with the captured piece taken out of the attacker's hand: the piece is not
+//!   needed, which is the "same mate as without the interposition" in a form that can be proven.
+//!   This is the test KomoringHeights and other solvers use in some form; it is sound, since the
+//!   position with the piece in hand is then mate as well (a larger hand never spoils a mate).
+//!
+//! The proof of a problem still refutes every such drop; only the reported line and its length
+//! leave them out.
+
+use crate::attacks;
+use crate::movegen::{generate_legal, MoveList};
+use crate::position::{hands_to_sfen, Position};
+use crate::types::{Color, Move, PieceType};
+
+/// Whether the drop `r` (the defender to move in `pos`) is of the kind that may be useless:
+/// against a single distant check by a line piece, not next to the king, on a square no
+/// defender piece covers. Whether it is useless is for [`positions_without_the_piece`] and a
+/// proof to say.
+pub(super) fn may_be_useless(pos: &Position, r: Move) -> bool {
+    if !r.is_drop() {
+        return false;
+    }
+    let defender = pos.side_to_move();
+    let Some(checker) = pos.checkers().single() else {
+        return false;
+    };
+    let Some(king) = pos.king_square(defender) else {
+        return false;
+    };
+    let Some(piece) = pos.piece_on(checker) else {
+        return false;
+    };
+    let line_piece = matches!(
+        piece.piece_type(),
+        PieceType::Lance
+            | PieceType::Bishop
+            | PieceType::Rook
+            | PieceType::Horse
+            | PieceType::Dragon
+    );
+    let to = r.to();
+    line_piece
+        && attacks::between(king, checker).contains(to)
+        && !attacks::king_attacks(king).contains(to)
+        && pos
+            .attackers_to(defender, to, pos.occupied().with(to))
+            .is_empty()
+}
+
+/// For a drop `r` that [`may_be_useless`], the positions after `r` and each capture of the
+/// dropped piece by the checking piece that is still a check, with the dropped piece taken out
+/// of the attacker's hand: the defender to move, in check. The drop is useless when one of them
+/// is mate. They are new positions without history (so no repetition reaches back before them).
+pub(super) fn positions_without_the_piece(pos: &mut Position, r: Move) -> Vec<Position> {
+    let Some(checker) = pos.checkers().single() else {
+        return Vec::new();
+    };
+    let attacker = !pos.side_to_move();
+    let mut out = Vec::new();
+    pos.do_move(r);
+    for promote in [true, false] {
+        let m = Move::normal(checker, r.to(), promote);
+        if !pos.is_legal(m) || !pos.gives_check(m) {
+            continue;
+        }
+        pos.do_move(m);
+        let mut hands = [pos.hand(Color::Black), pos.hand(Color::White)];
+        hands[attacker.index()].remove(r.dropped());
+        let sfen = pos.to_sfen();
+        let fields: Vec<&str> = sfen.split_whitespace().collect();
+        pos.undo_move(m);
+        let reduced = format!("{} {} {} 1", fields[0], fields[1], hands_to_sfen(hands));
+        if let Ok(p) = Position::from_sfen(&reduced) {
+            out.push(p);
+        }
+    }
+    pos.undo_move(r);
+    out
+}
+
+/// Whether the drop `r` (the defender to move in `pos`) is useless, `mated` telling whether a
+/// position (defender to move, in check) is mate.
+pub(super) fn is_useless(
+    pos: &mut Position,
+    r: Move,
+    mated: &mut dyn FnMut(&mut Position) -> bool,
+) -> bool {
+    may_be_useless(pos, r) && positions_without_the_piece(pos, r).iter_mut().any(mated)
+}
+
+/// Whether every reply of the defender (to move in `pos`) is a drop that [`may_be_useless`]:
+/// a line may end there, the solver's proof having shown the drops useless.
+pub(super) fn only_droppable_replies(pos: &Position) -> bool {
+    let mut replies = MoveList::new();
+    generate_legal(pos, &mut replies);
+    !replies.is_empty() && replies.iter().all(|&r| may_be_useless(pos, r))
+}
