@@ -222,30 +222,7 @@ pub fn with_defender_holding_the_rest(pos: &Position) -> Result<Position, String
         let d = &mut hands[(!attacker).index()];
         d.set(pt, d.count(pt) + missing);
     }
-    let sfen = pos.to_sfen();
-    let fields: Vec<&str> = sfen.split_whitespace().collect();
-    let (board, side) = (fields[0], fields[1]);
-    let mut hand = String::new();
-    for (c, h) in [(Color::Black, hands[0]), (Color::White, hands[1])] {
-        for pt in PieceType::HAND {
-            let n = h.count(pt);
-            if n > 1 {
-                hand.push_str(&n.to_string());
-            }
-            if n > 0 {
-                let l = pt.letter();
-                hand.push(if c == Color::White {
-                    l.to_ascii_lowercase()
-                } else {
-                    l
-                });
-            }
-        }
-    }
-    if hand.is_empty() {
-        hand.push('-');
-    }
-    Position::from_sfen(&format!("{board} {side} {hand} 1")).map_err(|e| e.to_string())
+    pos.with_hands(hands).map_err(|e| e.to_string())
 }
 
 impl Checker {
@@ -608,13 +585,7 @@ impl Checker {
             replies.iter().partition(|&&r| muda::may_be_useless(pos, r));
         if others.is_empty() {
             // Mate, or a check that leaves only useless interpositions: mate as well.
-            let mut mated = true;
-            for &r in &drops {
-                if !self.is_useless(pos, r) {
-                    mated = false;
-                    break;
-                }
-            }
+            let mated = drops.iter().all(|&r| self.is_useless(pos, r));
             if self.aborted {
                 return None;
             }

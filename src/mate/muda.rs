@@ -26,7 +26,7 @@
 
 use crate::attacks;
 use crate::movegen::{generate_legal, MoveList};
-use crate::position::{hands_to_sfen, Position};
+use crate::position::Position;
 use crate::types::{Color, Move, PieceType};
 
 /// Whether the drop `r` (the defender to move in `pos`) is of the kind that may be useless:
@@ -83,11 +83,9 @@ pub(super) fn positions_without_the_piece(pos: &mut Position, r: Move) -> Vec<Po
         pos.do_move(m);
         let mut hands = [pos.hand(Color::Black), pos.hand(Color::White)];
         hands[attacker.index()].remove(r.dropped());
-        let sfen = pos.to_sfen();
-        let fields: Vec<&str> = sfen.split_whitespace().collect();
+        let reduced = pos.with_hands(hands);
         pos.undo_move(m);
-        let reduced = format!("{} {} {} 1", fields[0], fields[1], hands_to_sfen(hands));
-        if let Ok(p) = Position::from_sfen(&reduced) {
+        if let Ok(p) = reduced {
             out.push(p);
         }
     }

@@ -203,6 +203,18 @@ impl Position {
             .ok_or_else(|| SfenError::UnknownName(name.to_string()))
     }
 
+    /// The same board and side to move with other hands: a new position without history, its
+    /// ply count at 1. For tsume work (the defender's hand completed, a piece taken out of the
+    /// attacker's); refused as an SFEN would be, for example with too many pieces of a kind.
+    pub fn with_hands(&self, hands: [Hand; 2]) -> Result<Position, SfenError> {
+        Position::from_sfen(&format!(
+            "{} {} {} 1",
+            board_to_sfen(&self.board),
+            self.side.to_sfen(),
+            hands_to_sfen(hands)
+        ))
+    }
+
     /// The SFEN of the current position.
     pub fn to_sfen(&self) -> String {
         let mut s = String::with_capacity(96);

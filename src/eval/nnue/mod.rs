@@ -24,8 +24,8 @@
 //!   centipawns, the scale of the trainer's sigmoid.
 //!
 //! A move other than a king's changes at most ten features of each side, so the searcher keeps
-//! the accumulators move by move ([`Accumulator::after`]). A king move changes every feature
-//! near that king, so it refreshes both sides from scratch (about one move in eight).
+//! the accumulators move by move ([`Accumulator::after`]). A king move changes only the
+//! features of the pieces near its old and new squares, and is kept move by move as well.
 
 pub mod simd;
 
@@ -219,7 +219,7 @@ impl Network {
         let expected = 16 + 8 + 2 * (wanted * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
         if features != wanted || hidden != HIDDEN {
             return Err(format!(
-                "the net is {features}x{hidden}; this build reads {FEATURES}x{HIDDEN}"
+                "the net is {features}x{hidden}; this build reads {wanted}x{HIDDEN}"
             ));
         }
         if data.len() != expected {
@@ -353,8 +353,10 @@ impl Accumulator {
             *out = Accumulator::new(pos, net);
             return;
         };
-        // One move changes at most 4 features of a side, or, for a king move, every piece
-        // near the king's old and new squares: fewer than 64 all told.
+        // A move other than a king's adds at most 4 features to a side (the mover's square and
+        // two king offsets, a captured piece in hand) and removes at most 6 (those of the mover
+        // and of the captured piece). A king move also changes the offsets of the pieces in its
+        // old and new windows (48 squares each): fewer than 64 either way.
         let mut adds = [0usize; 64];
         let mut subs = [0usize; 64];
         let mover = moved.color();
@@ -491,8 +493,9 @@ mod tests {
             features(&pos, us, |f| seen.push(f));
             let near_kings = seen.iter().filter(|&&f| f >= REL_START).count();
             // 40 squares, and the pieces within three files and ranks of each king: for the
-            // king on 5i, 17 of its own (rank g's seven pawns, the eight pieces of ranks h
-            // and i but the king, the bishop and rook) and none of the enemy's.
+            // king on 5i, 15 of its own (rank g's seven pawns from 2g to 8g, the bishop and
+            // rook, and the six pieces of rank i from 2i to 8i but the king) and none of the
+            // enemy's.
             assert_eq!(seen.len(), 40 + near_kings);
             assert_eq!(near_kings, 2 * 15);
             seen.sort_unstable();
