@@ -1,7 +1,8 @@
 //! What the search learns about quiet moves, kept from one `go` to the next (cleared by
 //! `usinewgame`): the butterfly history (by side, origin or dropped kind, and destination),
 //! continuation history (how good a move has been after a given move one and two plies
-//! earlier), counter-moves, and the correction history of the static evaluation.
+//! earlier), counter-moves, capture history (how good a capture of a given kind by a given
+//! piece on a given square has been) and the correction history of the static evaluation.
 
 use std::sync::Mutex;
 
@@ -41,6 +42,7 @@ pub struct History {
     butterfly: Vec<[i32; 81]>,
     cont: Vec<i16>,
     counter: Vec<[Option<Move>; 81]>,
+    capture: Vec<i16>,
 }
 
 /// The histories of every search thread, grown to the thread count on demand.
@@ -53,6 +55,7 @@ impl Default for History {
             butterfly: vec![[0; 81]; 2 * FROM_CODES],
             cont: vec![0; (CONT_KEYS + 1) * CONT_MOVES],
             counter: vec![[None; 81]; Piece::NUM],
+            capture: vec![0; Piece::NUM * 81 * PieceType::NUM],
         }
     }
 }
@@ -75,6 +78,14 @@ fn cont_move(pos: &Position, m: Move) -> usize {
             .map_or(PieceType::King, |p| p.piece_type())
     };
     pt.index() * 81 + m.to().index()
+}
+
+/// The capture-history index of a capture or promotion in the position before it is made:
+/// the moving piece, the destination and the kind taken (0 for none).
+fn capture_slot(pos: &Position, m: Move) -> usize {
+    let mover = pos.piece_on(m.from()).map_or(0, |p| p.index());
+    let taken = pos.piece_on(m.to()).map_or(0, |p| p.piece_type().index());
+    (mover * 81 + m.to().index()) * PieceType::NUM + taken
 }
 
 fn gravity(h: i32, bonus: i32) -> i32 {
@@ -103,6 +114,17 @@ impl History {
                 *h = gravity(*h as i32, bonus) as i16;
             }
         }
+    }
+
+    /// The capture history of a capture or promotion (not a drop).
+    pub fn capture_score(&self, pos: &Position, m: Move) -> i32 {
+        self.capture[capture_slot(pos, m)] as i32
+    }
+
+    /// Moves the capture history of `m` towards `bonus`.
+    pub fn update_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
+        let h = &mut self.capture[capture_slot(pos, m)];
+        *h = gravity(*h as i32, bonus) as i16;
     }
 
     /// The quiet move that last refuted the opponent's last move.

@@ -42,6 +42,8 @@ pub struct Ordering<'a> {
     pub killers: [Option<Move>; 2],
     pub counter: Option<Move>,
     pub history: &'a dyn Fn(Move) -> i32,
+    /// Added to the score of captures and promotions (within their good or bad class).
+    pub capture_history: &'a dyn Fn(Move) -> i32,
 }
 
 impl MovePicker {
@@ -72,7 +74,7 @@ impl MovePicker {
             if Some(m) == ord.tt_move {
                 TT_SCORE
             } else if is_tactical(pos, m) {
-                capture_score(pos, m)
+                capture_score(pos, m) + (ord.capture_history)(m)
             } else if Some(m) == ord.killers[0] {
                 KILLER
             } else if Some(m) == ord.killers[1] {

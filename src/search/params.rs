@@ -58,6 +58,9 @@ search_params! {
     lmr_drop_near_king: u32 = 0,
     /// Whether checking moves are reduced at all (one ply less than other moves).
     lmr_reduce_checks: bool = true,
+    /// Quiet moves are reduced one ply more when the table move is a capture or promotion
+    /// (the node's best is then probably tactical, and quiet moves rarely beat it).
+    lmr_tt_tactical: bool = false,
 
     // Extensions.
     /// Checks are extended only when they do not lose material by static exchange.
@@ -76,6 +79,13 @@ search_params! {
     null_eval_divisor: i32 = 200,
     null_eval_max: i32 = 3,
 
+    /// ProbCut: from this depth (0: off), a capture whose reduced search beats beta plus the
+    /// margin cuts the node.
+    probcut_min_depth: i32 = 0,
+    probcut_margin: i32 = 200,
+    probcut_improving_margin: i32 = 50,
+    probcut_reduction: i32 = 4,
+
     /// Internal iterative reduction: nodes without a table move this deep lose a ply.
     iir_min_depth: i32 = 4,
 
@@ -85,6 +95,9 @@ search_params! {
     singular_tt_depth_slack: i32 = 3,
     /// The other moves must fail below the table value minus this times depth.
     singular_margin_per_depth: i32 = 2,
+    /// When another move also comes close and the table value is at least beta, the table
+    /// move is searched one ply shallower (a negative extension).
+    singular_negative_extension: bool = false,
 
     // Pruning of quiet moves near the leaves.
     /// Late move pruning: after `(base + depth²) / (improving ? 1 : 2) + extra` moves.
@@ -110,6 +123,9 @@ search_params! {
     history_bonus_per_depth: i32 = 300,
     history_bonus_offset: i32 = 200,
     history_bonus_max: i32 = 2500,
+    /// Capture history: captures are ordered within their class (winning or losing by SEE)
+    /// by how well the same capture has done, and cut-offs teach it.
+    capture_history: bool = false,
 
     // Quiescence.
     /// Captures that cannot lift the stand-pat within this margin of alpha are skipped.

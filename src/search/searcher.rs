@@ -771,13 +771,90 @@ impl<'a> Searcher<'a> {
                 return Some(if v >= VALUE_MATE_IN_MAX_PLY { beta } else { v });
             }
         }
+
+        // Step 6a. ProbCut.
+        if !pv_node && p.probcut_min_depth > 0 && depth >= p.probcut_min_depth {
+            return self.probcut(node, beta, depth, ply, cut_node);
+        }
+        None
+    }
+
+    /// Step 6a. ProbCut: a capture that wins material and whose search `probcut_reduction`
+    /// plies shallower beats beta by a margin would almost surely beat beta at full depth, so
+    /// the node is cut. Quiescence screens each capture first, which is cheap.
+    #[inline(never)]
+    fn probcut(
+        &mut self,
+        node: &NodeInfo,
+        beta: Value,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<Value> {
+        let p = self.params;
+        if beta.abs() >= VALUE_MATE_IN_MAX_PLY {
+            return None;
+        }
+        let probcut_beta =
+            beta + p.probcut_margin - p.probcut_improving_margin * i32::from(node.improving);
+        // A table entry nearly as deep that puts the node below that bound makes it futile.
+        if node.tte.is_some_and(|e| {
+            e.depth >= depth - 3
+                && e.bound != BOUND_NONE
+                && value_from_tt(e.value, ply) < probcut_beta
+        }) {
+            return None;
+        }
+        let needed = probcut_beta - node.static_eval;
+        let mut picker = MovePicker::empty();
+        picker.fill_quiescence(
+            &self.pos,
+            node.tt_move.filter(|&m| is_tactical(&self.pos, m)),
+        );
+        while let Some((m, _)) = picker.next() {
+            if see(&self.pos, m) < needed {
+                continue;
+            }
+            self.do_move(ply, m);
+            self.stack[ply].cont_key = ContKey::after(&self.pos, m);
+            let mut v = -self.qsearch(-probcut_beta, -probcut_beta + 1, ply + 1, 0);
+            if v >= probcut_beta {
+                v = -self.search(
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    depth - p.probcut_reduction,
+                    ply + 1,
+                    !cut_node,
+                    false,
+                );
+            }
+            self.pos.undo_move(m);
+            if self.shared.stopped() {
+                return Some(0);
+            }
+            if v >= probcut_beta {
+                self.tt.store(
+                    node.key,
+                    TtEntry {
+                        mv: Some(m),
+                        value: value_to_tt(v, ply),
+                        eval: node.raw_eval,
+                        depth: depth - p.probcut_reduction + 1,
+                        bound: BOUND_LOWER,
+                    },
+                );
+                return Some(v);
+            }
+        }
         None
     }
 
     /// Step 6c. Singular extension: when the table move is the only good move here (every
     /// other move fails low against a margin below its value at half depth), it is searched
     /// one ply deeper. When even the others beat beta, the node is a cut whatever is played
-    /// (`Err` with its value).
+    /// (`Err` with its value). When another move comes close and the table value is at least
+    /// beta, the table move is not that special: with `singular_negative_extension` it is
+    /// searched one ply shallower. The answer is the table move and its extension.
     fn singular_move(
         &mut self,
         node: &NodeInfo,
@@ -785,7 +862,7 @@ impl<'a> Searcher<'a> {
         depth: i32,
         ply: usize,
         cut_node: bool,
-    ) -> Result<Option<Move>, Value> {
+    ) -> Result<Option<(Move, i32)>, Value> {
         let p = self.params;
         let (Some(tm), Some(e)) = (node.tt_move, node.tte) else {
             return Ok(None);
@@ -815,9 +892,11 @@ impl<'a> Searcher<'a> {
             return Err(0);
         }
         if v < singular_beta {
-            Ok(Some(tm))
+            Ok(Some((tm, 1)))
         } else if singular_beta >= beta {
             Err(singular_beta)
+        } else if p.singular_negative_extension && tt_value >= beta {
+            Ok(Some((tm, -1)))
         } else {
             Ok(None)
         }
@@ -865,14 +944,22 @@ impl<'a> Searcher<'a> {
         ply: usize,
         pv_node: bool,
         cut_node: bool,
-        singular: Option<Move>,
+        singular: Option<(Move, i32)>,
     ) -> Result<(Value, Option<Move>), Value> {
         let p = self.params;
+        let tt_tactical = node.tt_move.is_some_and(|t| is_tactical(&self.pos, t));
         let counter = self.history.counter_move(&self.pos);
         let killers = self.stack[ply].killers;
         let mut picker = MovePicker::empty();
         {
             let hist = |m: Move| self.quiet_score(ply, m);
+            let capture_hist = |m: Move| {
+                if p.capture_history {
+                    self.history.capture_score(&self.pos, m)
+                } else {
+                    0
+                }
+            };
             picker.fill_main(
                 &self.pos,
                 &Ordering {
@@ -880,6 +967,7 @@ impl<'a> Searcher<'a> {
                     killers,
                     counter,
                     history: &hist,
+                    capture_history: &capture_hist,
                 },
             );
         }
@@ -893,6 +981,8 @@ impl<'a> Searcher<'a> {
         let mut move_count = 0;
         let mut quiets: [Option<Move>; 64] = [None; 64];
         let mut quiet_count = 0;
+        let mut captures: [Option<Move>; 32] = [None; 32];
+        let mut capture_count = 0;
         while let Some((m, order_score)) = picker.next() {
             if Some(m) == node.excluded {
                 continue;
@@ -911,11 +1001,15 @@ impl<'a> Searcher<'a> {
                 continue;
             }
 
-            // Step 9. Check extension.
-            let ext = i32::from(
-                Some(m) == singular
-                    || (gives_check && (!p.check_extension_needs_see || see(&self.pos, m) >= 0)),
-            );
+            // Step 9. Extensions: the singular one (which may be negative) and checks, one
+            // ply at most.
+            let singular_ext = match singular {
+                Some((s, e)) if s == m => e,
+                _ => 0,
+            };
+            let check_ext =
+                i32::from(gives_check && (!p.check_extension_needs_see || see(&self.pos, m) >= 0));
+            let ext = (singular_ext + check_ext).min(1);
             let new_depth = depth - 1 + ext;
             // The history that late-move reductions weigh, read only where they apply (and
             // before the move is made).
@@ -958,6 +1052,7 @@ impl<'a> Searcher<'a> {
                     r += i32::from(!pv_node) + i32::from(cut_node)
                         - i32::from(order_score >= (1 << 26));
                     r -= i32::from(gives_check) + i32::from(drop_near_king);
+                    r += i32::from(p.lmr_tt_tactical && tt_tactical);
                     r -= stat / p.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -986,6 +1081,9 @@ impl<'a> Searcher<'a> {
                         if !tactical {
                             self.reward_quiet(ply, m, depth, &quiets[..quiet_count]);
                         }
+                        if p.capture_history {
+                            self.reward_capture(m, tactical, depth, &captures[..capture_count]);
+                        }
                         break;
                     }
                     alpha = v;
@@ -994,6 +1092,9 @@ impl<'a> Searcher<'a> {
             if !tactical && quiet_count < quiets.len() {
                 quiets[quiet_count] = Some(m);
                 quiet_count += 1;
+            } else if tactical && capture_count < captures.len() {
+                captures[capture_count] = Some(m);
+                capture_count += 1;
             }
         }
         if best_value == -VALUE_INFINITE && (move_count > 0 || node.excluded.is_some()) {
@@ -1168,6 +1269,20 @@ impl<'a> Searcher<'a> {
             }
         }
         self.history.set_counter_move(&self.pos, m);
+    }
+
+    /// After a cut-off by `m`: its capture history rises if it is a capture or promotion, and
+    /// that of every capture tried before it falls.
+    fn reward_capture(&mut self, m: Move, tactical: bool, depth: i32, tried: &[Option<Move>]) {
+        let p = self.params;
+        let bonus =
+            (p.history_bonus_per_depth * depth - p.history_bonus_offset).min(p.history_bonus_max);
+        if tactical {
+            self.history.update_capture(&self.pos, m, bonus);
+        }
+        for c in tried.iter().flatten() {
+            self.history.update_capture(&self.pos, *c, -bonus);
+        }
     }
 
     fn qsearch(&mut self, mut alpha: Value, beta: Value, ply: usize, qdepth: u32) -> Value {
