@@ -128,37 +128,50 @@ impl Deref for MoveList {
 const ALL: u8 = 0;
 const CAPTURES_PROMOTIONS: u8 = 1;
 const QUIETS: u8 = 2;
+/// Only moves that give check (see [`CheckTargets`]).
+const CHECKS: u8 = 3;
 
 /// Every legal move.
 pub fn generate_legal(pos: &Position, list: &mut MoveList) {
-    generate::<ALL>(pos, list);
+    generate::<ALL>(pos, list, &CheckTargets::UNUSED);
 }
 
 /// Legal captures (with and without promotion) and non-capturing promotions.
 pub fn generate_captures_promotions(pos: &Position, list: &mut MoveList) {
-    generate::<CAPTURES_PROMOTIONS>(pos, list);
+    generate::<CAPTURES_PROMOTIONS>(pos, list, &CheckTargets::UNUSED);
 }
 
 /// Legal moves that neither capture nor promote, drops included. With
 /// [`generate_captures_promotions`] this partitions the legal moves.
 pub fn generate_quiets(pos: &Position, list: &mut MoveList) {
-    generate::<QUIETS>(pos, list);
+    generate::<QUIETS>(pos, list, &CheckTargets::UNUSED);
 }
 
 /// The legal replies to a check. The side to move must be in check.
 pub fn generate_evasions(pos: &Position, list: &mut MoveList) {
     debug_assert!(pos.in_check());
-    generate::<ALL>(pos, list);
+    generate::<ALL>(pos, list, &CheckTargets::UNUSED);
 }
 
-/// Legal moves that give check.
+/// Legal moves that give check, in the order of [`generate_legal`]. Only checking moves are
+/// generated (the mate solver calls this at every attacker node, where most legal moves do not
+/// check): each piece's targets are cut down to the squares from which it would attack the enemy
+/// king, or to the squares off the line for a piece shielding the king from one of our sliders.
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
-    generate::<ALL>(pos, list);
-    let us = pos.side_to_move();
-    let Some(king) = pos.king_square(!us) else {
-        list.clear();
+    let Some(king) = pos.king_square(!pos.side_to_move()) else {
         return;
     };
+    generate::<CHECKS>(pos, list, &CheckTargets::new(pos, king));
+}
+
+/// The slow reference for [`generate_checks`]: every legal move, filtered by `gives_check`.
+/// Kept for the tests, which demand the same moves in the same order. `list` must be empty.
+pub fn generate_checks_by_filter(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let Some(king) = pos.king_square(!us) else {
+        return;
+    };
+    generate_legal(pos, list);
     // A move checks directly only by landing where some piece kind would attack the king: next
     // to it, a knight's jump from it, or on an open line to it (a piece that steps off such a
     // line cannot make the line its own: it would have been checking already). Otherwise only
@@ -175,10 +188,81 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     });
 }
 
+/// Where a move must end to give check, for [`generate_checks`].
+///
+/// A piece of kind `pt` on `sq` attacks the enemy king exactly when a piece of that kind of the
+/// enemy's colour on the king's square would attack `sq` (every step pattern is its own mirror
+/// image), so `direct[pt]` is one attack lookup from the king. For a slider the lookup uses the
+/// occupancy before the move; the square the piece leaves could only matter if it lay between
+/// the new square and the king, and then the piece would be checking already, which the side
+/// to move never is.
+///
+/// A piece that alone stands between the enemy king and one of our sliders (a shield) checks
+/// by leaving the line, whatever its kind: a discovered check.
+pub(crate) struct CheckTargets {
+    king: Square,
+    /// Indexed by the kind the piece has after the move, so a promotion checks as the promoted
+    /// kind. Empty for the king, which never checks directly.
+    direct: [Bitboard; PieceType::NUM],
+    /// Our pieces shielding the enemy king from one of our sliders.
+    shields: Bitboard,
+}
+
+impl CheckTargets {
+    /// For the generators that do not filter for checks; never read.
+    const UNUSED: CheckTargets = CheckTargets {
+        king: Square::from_index_unchecked(0),
+        direct: [Bitboard::EMPTY; PieceType::NUM],
+        shields: Bitboard::EMPTY,
+    };
+
+    fn new(pos: &Position, king: Square) -> CheckTargets {
+        let them = !pos.side_to_move();
+        let occ = pos.occupied();
+        let mut direct = [Bitboard::EMPTY; PieceType::NUM];
+        let gold = attacks::gold_attacks(them, king);
+        let bishop = attacks::bishop_attacks(king, occ);
+        let rook = attacks::rook_attacks(king, occ);
+        let step = attacks::king_attacks(king);
+        direct[PieceType::Pawn.index()] = attacks::pawn_attacks(them, king);
+        direct[PieceType::Lance.index()] = attacks::lance_attacks(them, king, occ);
+        direct[PieceType::Knight.index()] = attacks::knight_attacks(them, king);
+        direct[PieceType::Silver.index()] = attacks::silver_attacks(them, king);
+        direct[PieceType::Bishop.index()] = bishop;
+        direct[PieceType::Rook.index()] = rook;
+        for pt in [
+            PieceType::Gold,
+            PieceType::ProPawn,
+            PieceType::ProLance,
+            PieceType::ProKnight,
+            PieceType::ProSilver,
+        ] {
+            direct[pt.index()] = gold;
+        }
+        direct[PieceType::Horse.index()] = bishop | step;
+        direct[PieceType::Dragon.index()] = rook | step;
+        CheckTargets {
+            king,
+            direct,
+            shields: pos.blockers(them) & pos.pieces_of(!them),
+        }
+    }
+
+    /// The squares of `targets` where the piece on `from`, of kind `pt` once moved, checks.
+    #[inline(always)]
+    fn of_move(&self, pt: PieceType, from: Square, targets: Bitboard) -> Bitboard {
+        let mut checking = self.direct[pt.index()];
+        if self.shields.contains(from) {
+            checking |= !attacks::line(self.king, from);
+        }
+        targets & checking
+    }
+}
+
 /// The number of legal moves.
 pub fn count_legal(pos: &Position) -> usize {
     let mut list = MoveList::new();
-    generate::<ALL>(pos, &mut list);
+    generate::<ALL>(pos, &mut list, &CheckTargets::UNUSED);
     list.len
 }
 
@@ -191,15 +275,21 @@ struct Emitter<'a, const G: u8> {
     zone: Bitboard,
     last: Bitboard,
     last_two: Bitboard,
+    /// Where moves check, read only by the check generator.
+    checks: &'a CheckTargets,
 }
 
 impl<const G: u8> Emitter<'_, G> {
-    /// Pushes a move from `from` to every square of `targets`.
+    /// Pushes a move of the piece of kind `pt` from `from` to every square of `targets`.
     #[inline(always)]
-    fn push_all(&mut self, from: Square, targets: Bitboard, promote: bool) {
+    fn push_all(&mut self, pt: PieceType, from: Square, targets: Bitboard, promote: bool) {
         let base = Move::normal(from, Square::from_index_unchecked(0), promote).raw();
-        self.list
-            .push_targets(base, out_filter::<G>(targets, self.enemy, promote));
+        let mut targets = out_filter::<G>(targets, self.enemy, promote);
+        if G == CHECKS {
+            let after = if promote { pt.promote() } else { pt };
+            targets = self.checks.of_move(after, from, targets);
+        }
+        self.list.push_targets(base, targets);
     }
 
     /// The moves of one piece of kind `pt` from `from` to `targets`, with promotion as the rules
@@ -211,12 +301,12 @@ impl<const G: u8> Emitter<'_, G> {
             // Pawn, lance and knight only move forward, so they can promote only on arriving in
             // the zone; they must on the last rank (the knight on the last two).
             PieceType::Pawn | PieceType::Lance => {
-                self.push_all(from, targets & self.zone, true);
-                self.push_all(from, targets.and_not(self.last), false);
+                self.push_all(pt, from, targets & self.zone, true);
+                self.push_all(pt, from, targets.and_not(self.last), false);
             }
             PieceType::Knight => {
-                self.push_all(from, targets & self.zone, true);
-                self.push_all(from, targets.and_not(self.last_two), false);
+                self.push_all(pt, from, targets & self.zone, true);
+                self.push_all(pt, from, targets.and_not(self.last_two), false);
             }
             PieceType::Silver | PieceType::Bishop | PieceType::Rook => {
                 let promoting = if self.zone.contains(from) {
@@ -224,10 +314,10 @@ impl<const G: u8> Emitter<'_, G> {
                 } else {
                     targets & self.zone
                 };
-                self.push_all(from, promoting, true);
-                self.push_all(from, targets, false);
+                self.push_all(pt, from, promoting, true);
+                self.push_all(pt, from, targets, false);
             }
-            _ => self.push_all(from, targets, false),
+            _ => self.push_all(pt, from, targets, false),
         }
     }
 }
@@ -257,7 +347,7 @@ fn piece_moves<const G: u8>(
     }
 }
 
-fn generate<const G: u8>(pos: &Position, list: &mut MoveList) {
+fn generate<const G: u8>(pos: &Position, list: &mut MoveList, checks: &CheckTargets) {
     let us = pos.side_to_move();
     let them = !us;
     let own = pos.pieces_of(us);
@@ -271,18 +361,25 @@ fn generate<const G: u8>(pos: &Position, list: &mut MoveList) {
         zone: Bitboard::promotion_zone(us),
         last: Bitboard::far_ranks(us, 1),
         last_two: Bitboard::far_ranks(us, 2),
+        checks,
     };
 
-    // King moves, each tested against the enemy's attacks without the king on the board.
+    // King moves, each tested against the enemy's attacks without the king on the board. A
+    // king checks only by uncovering one of our sliders, so the check generator tests only
+    // the squares off that line.
     if let Some(k) = king {
         let occ_without_king = occ.without(k);
+        let mut candidates = attacks::king_attacks(k).and_not(own);
+        if G == CHECKS {
+            candidates = checks.of_move(PieceType::King, k, candidates);
+        }
         let mut safe = Bitboard::EMPTY;
-        for to in attacks::king_attacks(k).and_not(own) {
+        for to in candidates {
             if !pos.is_attacked(them, to, occ_without_king) {
                 safe = safe.with(to);
             }
         }
-        out.push_all(k, safe, false);
+        out.push_all(PieceType::King, k, safe, false);
     }
 
     // Where other moves may go: anywhere not our own, or, in check, onto the checker or between
@@ -306,10 +403,20 @@ fn generate<const G: u8>(pos: &Position, list: &mut MoveList) {
     };
     let pawn_from = |to: Square| Square::from_index_unchecked((to.index() as i8 + back) as u8);
     let (zone, last) = (out.zone, out.last);
-    for to in out_filter::<G>(pushed & zone, enemy, true) {
+    let (mut promoting, mut staying) = (pushed & zone, pushed.and_not(last));
+    if G == CHECKS {
+        // A pawn push stays on its file, so a shielding pawn uncovers a check unless the king
+        // is on that file too.
+        let uncovering = (pawns & checks.shields)
+            .and_not(Bitboard::file(checks.king.file()))
+            .forward(us);
+        promoting &= checks.direct[PieceType::ProPawn.index()] | uncovering;
+        staying &= checks.direct[PieceType::Pawn.index()] | uncovering;
+    }
+    for to in out_filter::<G>(promoting, enemy, true) {
         out.list.push(Move::normal(pawn_from(to), to, true));
     }
-    for to in out_filter::<G>(pushed.and_not(last), enemy, false) {
+    for to in out_filter::<G>(staying, enemy, false) {
         out.list.push(Move::normal(pawn_from(to), to, false));
     }
 
@@ -329,7 +436,7 @@ fn generate<const G: u8>(pos: &Position, list: &mut MoveList) {
     moves_of(PieceType::Dragon, pos.pieces(us, PieceType::Dragon));
 
     if G != CAPTURES_PROMOTIONS {
-        generate_drops(pos, out.list, drop_target);
+        generate_drops::<G>(pos, out.list, drop_target, checks);
     }
 }
 
@@ -344,8 +451,24 @@ fn out_filter<const G: u8>(targets: Bitboard, enemy: Bitboard, promote: bool) ->
     }
 }
 
-/// Drops onto `targets` (empty squares, or the blocking squares of a check).
-fn generate_drops(pos: &Position, list: &mut MoveList, targets: Bitboard) {
+/// The kinds other than the pawn in the order their drops are generated on each square.
+const DROP_ORDER: [PieceType; 6] = [
+    PieceType::Lance,
+    PieceType::Knight,
+    PieceType::Silver,
+    PieceType::Gold,
+    PieceType::Bishop,
+    PieceType::Rook,
+];
+
+/// Drops onto `targets` (empty squares, or the blocking squares of a check); for the check
+/// generator, only those that check.
+fn generate_drops<const G: u8>(
+    pos: &Position,
+    list: &mut MoveList,
+    targets: Bitboard,
+    checks: &CheckTargets,
+) {
     let us = pos.side_to_move();
     let hand = pos.hand(us);
     if hand.is_empty() || targets.is_empty() {
@@ -360,6 +483,9 @@ fn generate_drops(pos: &Position, list: &mut MoveList, targets: Bitboard) {
         let mut pawn_targets = targets
             .and_not(last)
             .and_not(pos.pieces(us, PieceType::Pawn).fill_files());
+        if G == CHECKS {
+            pawn_targets &= checks.direct[PieceType::Pawn.index()];
+        }
         // Uchifuzume: a pawn drop that checks must not mate.
         if let Some(ek) = pos.king_square(!us) {
             let check_square = attacks::pawn_attacks(!us, ek);
@@ -385,14 +511,11 @@ fn generate_drops(pos: &Position, list: &mut MoveList, targets: Bitboard) {
     let (mut nf, mut nn) = (0, 0);
     let mut last_rank = [0u16; 8];
     let mut nl = 0;
-    for pt in [
-        PieceType::Lance,
-        PieceType::Knight,
-        PieceType::Silver,
-        PieceType::Gold,
-        PieceType::Bishop,
-        PieceType::Rook,
-    ] {
+    if G == CHECKS {
+        push_checking_drops(list, hand, targets, checks, [last_two, last]);
+        return;
+    }
+    for pt in DROP_ORDER {
         if !hand.has(pt) {
             continue;
         }
@@ -414,5 +537,60 @@ fn generate_drops(pos: &Position, list: &mut MoveList, targets: Bitboard) {
     }
     if nl > 0 {
         list.push_drops(&last_rank, nl, targets & last);
+    }
+}
+
+/// The checking drops other than a pawn's, in the order of `generate_drops`: square by square,
+/// first every square off the last two ranks, then those of the second-last rank, then those of
+/// the last, and on each square the kinds that check from there, lance first. Squares where no
+/// kind in hand checks are never visited.
+#[inline(always)]
+fn push_checking_drops(
+    list: &mut MoveList,
+    hand: crate::types::Hand,
+    targets: Bitboard,
+    checks: &CheckTargets,
+    [last_two, last]: [Bitboard; 2],
+) {
+    let mut checking = Bitboard::EMPTY;
+    for pt in DROP_ORDER {
+        if hand.has(pt) {
+            checking |= checks.direct[pt.index()];
+        }
+    }
+    let checking = checking & targets;
+    // Dead drops: no knight on the last two ranks, no lance on the last.
+    let groups = [
+        (checking.and_not(last_two), None, None),
+        (
+            (checking & last_two).and_not(last),
+            Some(PieceType::Knight),
+            None,
+        ),
+        (
+            checking & last,
+            Some(PieceType::Knight),
+            Some(PieceType::Lance),
+        ),
+    ];
+    for (squares, dead, dead_too) in groups {
+        if squares.is_empty() {
+            continue;
+        }
+        let mut kinds = [PieceType::Lance; 6];
+        let mut n = 0;
+        for pt in DROP_ORDER {
+            if hand.has(pt) && Some(pt) != dead && Some(pt) != dead_too {
+                kinds[n] = pt;
+                n += 1;
+            }
+        }
+        for to in squares {
+            for &pt in &kinds[..n] {
+                if checks.direct[pt.index()].contains(to) {
+                    list.push(Move::drop(pt, to));
+                }
+            }
+        }
     }
 }

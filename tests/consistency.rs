@@ -54,6 +54,21 @@ fn incremental_key_equals_fresh_key_on_every_node() {
 }
 
 #[test]
+fn the_board_key_after_a_move_is_the_key_once_it_is_played() {
+    let mut moves = 0;
+    for mut p in random_positions(300, 10) {
+        for m in legal_moves(&p) {
+            let predicted = p.board_key_after(m);
+            p.do_move(m);
+            assert_eq!(predicted, p.board_key(), "{m}");
+            p.undo_move(m);
+            moves += 1;
+        }
+    }
+    assert!(moves > 10_000, "{moves} moves");
+}
+
+#[test]
 fn null_move_round_trip() {
     for mut p in random_positions(200, 3) {
         if p.in_check() {

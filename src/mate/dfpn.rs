@@ -270,9 +270,21 @@ impl Solver {
     }
 
     fn key(&self, pos: &Position) -> u64 {
+        self.salted(pos.board_key())
+    }
+
+    fn salted(&self, board_key: u64) -> u64 {
         match self.attacker {
-            Color::Black => pos.board_key(),
-            Color::White => pos.board_key() ^ WHITE_ATTACKS,
+            Color::Black => board_key,
+            Color::White => board_key ^ WHITE_ATTACKS,
+        }
+    }
+
+    /// Starts loading the table clusters of the children by `moves`, so that the lookups that
+    /// follow, one child after another, do not each wait for memory.
+    fn prefetch_children(&self, pos: &Position, moves: &[Move]) {
+        for &m in moves {
+            self.table.prefetch(self.salted(pos.board_key_after(m)));
         }
     }
 
@@ -385,6 +397,7 @@ impl Solver {
     fn expand_or(&mut self, pos: &mut Position, ply: usize) {
         let mut list = MoveList::new();
         generate_checks(pos, &mut list);
+        self.prefetch_children(pos, &list);
         let mut evasions = MoveList::new();
         for &m in list.iter() {
             pos.do_move(m);
@@ -454,6 +467,7 @@ impl Solver {
         let base = self.children.len();
         let mut list = MoveList::new();
         generate_legal(pos, &mut list);
+        self.prefetch_children(pos, &list);
         for &m in list.iter() {
             pos.do_move(m);
             let c = self.child(pos, m, ply + 1);
@@ -497,6 +511,11 @@ impl Solver {
 
     /// Re-reads from the table what other branches may have learnt about the children.
     fn refresh(&mut self, base: usize, ply: usize) {
+        for c in &self.children[base..] {
+            if !c.path_dependent && !c.is_resolved() {
+                self.table.prefetch(c.key);
+            }
+        }
         for c in &mut self.children[base..] {
             if c.path_dependent || c.is_resolved() {
                 continue;

@@ -362,6 +362,30 @@ impl Position {
 
     // ---------------------------------------------------------------- making moves
 
+    /// The board key after `m` (a legal move), without playing it: the mate solver uses it to
+    /// start loading the table entries of a node's children before it visits them.
+    pub fn board_key_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let mut key = self.st.board_key ^ zobrist::SIDE;
+        let to = m.to();
+        if m.is_drop() {
+            return key ^ zobrist::piece_square(Piece::new(us, m.dropped()), to);
+        }
+        let from = m.from();
+        let Some(piece) = self.board[from.index()] else {
+            return key;
+        };
+        if let Some(captured) = self.board[to.index()] {
+            key ^= zobrist::piece_square(captured, to);
+        }
+        let moved = if m.is_promotion() {
+            Piece::new(us, piece.piece_type().promote())
+        } else {
+            piece
+        };
+        key ^ zobrist::piece_square(piece, from) ^ zobrist::piece_square(moved, to)
+    }
+
     /// Plays a legal move. The move must come from the generator or have passed
     /// [`is_legal`](Self::is_legal).
     pub fn do_move(&mut self, m: Move) {

@@ -96,6 +96,42 @@ impl Hand {
         self.0
     }
 
+    /// The counts without their guard bits, in the low [`Hand::PACKED_BITS`] bits, for a table
+    /// entry that has no room for the guards:
+    ///
+    /// ```text
+    ///  bit: 20 19 | 18 17 | 16..14 | 13..11 | 10..8 | 7..5 | 4..0
+    ///        R    |   B   |   G    |   S    |   N   |  L   |  P
+    /// ```
+    #[inline(always)]
+    pub const fn packed(self) -> u32 {
+        let h = self.0;
+        (h & 0x1f)
+            | ((h >> 1) & (0x7 << 5))
+            | ((h >> 2) & (0x7 << 8))
+            | ((h >> 3) & (0x7 << 11))
+            | ((h >> 4) & (0x7 << 14))
+            | ((h >> 5) & (0x3 << 17))
+            | ((h >> 6) & (0x3 << 19))
+    }
+
+    /// The hand whose [`packed`](Self::packed) form is `p` (bits above the counts ignored).
+    #[inline(always)]
+    pub const fn from_packed(p: u32) -> Hand {
+        Hand(
+            (p & 0x1f)
+                | ((p & (0x7 << 5)) << 1)
+                | ((p & (0x7 << 8)) << 2)
+                | ((p & (0x7 << 11)) << 3)
+                | ((p & (0x7 << 14)) << 4)
+                | ((p & (0x3 << 17)) << 5)
+                | ((p & (0x3 << 19)) << 6),
+        )
+    }
+
+    /// Bits of a [`packed`](Self::packed) hand.
+    pub const PACKED_BITS: u32 = 21;
+
     /// Kind by kind, the smaller count of the two hands.
     pub fn min(self, other: Hand) -> Hand {
         self.zip(other, u32::min)
@@ -172,6 +208,26 @@ mod tests {
         for pt in PieceType::HAND {
             h.remove(pt);
             assert_eq!(h.count(pt), Hand::MAX[pt as usize] as u32 - 1);
+        }
+    }
+
+    #[test]
+    fn packing_keeps_every_count() {
+        // Every count of every kind, the others at their largest or empty.
+        for pt in PieceType::HAND {
+            for n in 0..=Hand::MAX[pt as usize] as u32 {
+                for full in [false, true] {
+                    let mut h = Hand::EMPTY;
+                    for other in PieceType::HAND {
+                        if full {
+                            h.set(other, Hand::MAX[other as usize] as u32);
+                        }
+                    }
+                    h.set(pt, n);
+                    assert!(h.packed() < 1 << Hand::PACKED_BITS);
+                    assert_eq!(Hand::from_packed(h.packed()), h);
+                }
+            }
         }
     }
 
