@@ -4,20 +4,20 @@
 //! solution under the rules, nothing left in hand, no second way to mate. This module decides
 //! that for short problems, exactly:
 //!
-//! - an exhaustive AND/OR search with exact mate distances (minimax over the number of plies,
-//!   memoised by position and bounded by the length the df-pn solver found) gives the length of
-//!   every line it needs and the main line under the rules: the attacker mates as fast as he
-//!   can, the defender resists as long as he can and, among equally long defences, takes one
-//!   that leaves the attacker nothing in hand;
+//! - exact mate distances (the minimax over the number of plies) come from a depth-bounded
+//!   proof-number search (`bounded.rs`: "is there a mate within n plies?", asked a few times);
+//!   they give the length of every line the check needs and the main line under the rules: the
+//!   attacker mates as fast as he can, the defender resists as long as he can and, among
+//!   equally long defences, takes one that leaves the attacker nothing in hand;
 //! - at each attacker turn of the main line the other checks are looked at: one that mates as
-//!   fast is found by the exhaustive search, and one that does not is handed to the df-pn
+//!   fast is found by the bounded search, and one that does not is handed to the df-pn
 //!   solver, which must prove that it fails (or finds a longer mate, still a 余詰).
 //!
 //! Everything runs under one node budget. Whatever the budget does not settle is reported as
 //! unknown, never as sound.
 //!
 //! Useless interpositions (無駄合, see `muda.rs`) are no defence under the convention: the
-//! exhaustive search does not count them in a defender's resistance (a check that leaves only
+//! distances do not count them in a defender's resistance (a check that leaves only
 //! such drops is mate), the main line never takes one, and they are not reported as 変同 or 早詰.
 //! That a drop is useless is proven by the df-pn solver (the position after its capture is mate
 //! without the piece), so every such drop is still refuted.
@@ -30,6 +30,7 @@
 
 use std::collections::HashMap;
 
+use super::bounded::{BoundedSearch, Oracle};
 use super::{japanese_line, muda, SolveLimits, Solver, Verdict};
 use crate::movegen::{generate_checks, generate_legal, MoveList};
 use crate::position::Position;
@@ -38,9 +39,9 @@ use crate::types::{Color, Hand, Move, PieceType};
 /// How far a check may go.
 #[derive(Clone, Debug)]
 pub struct CheckLimits {
-    /// Nodes for everything: the exhaustive search and every df-pn solve together.
+    /// Nodes for everything: the bounded search and every df-pn solve together.
     pub nodes: u64,
-    /// The longest main line the exhaustive search tries; longer problems are unknown.
+    /// The longest main line tried; longer problems are unknown.
     pub max_plies: u16,
     /// Give the defender every piece not on the board or in the attacker's hand.
     pub complete_hand: bool,
@@ -50,7 +51,7 @@ impl Default for CheckLimits {
     fn default() -> CheckLimits {
         CheckLimits {
             nodes: 5_000_000,
-            max_plies: 15,
+            max_plies: MAX_PLIES,
             complete_hand: true,
         }
     }
@@ -124,7 +125,7 @@ pub struct Report {
     pub nodes: u64,
 }
 
-/// The most plies the exhaustive search is ever asked to look ahead.
+/// The most plies a main line may have (the bounded search recurses once per ply).
 const MAX_PLIES: u16 = 255;
 
 /// Checks past this many at the first move are not each refuted for a 不詰 report.
@@ -134,7 +135,9 @@ const MAX_REFUTATIONS: usize = 24;
 /// them counts as a defence.
 const USELESS_PROOF_NODES: u64 = 20_000;
 
-/// What the exhaustive search has learnt about a position.
+/// What the exhaustive search (the tests' reference for the bounded one) has learnt about a
+/// position.
+#[cfg(test)]
 #[derive(Clone, Copy, Debug, Default)]
 struct Memo {
     /// The exact mate distance, once found.
@@ -144,6 +147,9 @@ struct Memo {
 }
 
 struct Checker {
+    /// Exact mate distances.
+    bounded: BoundedSearch,
+    #[cfg(test)]
     memo: HashMap<u64, Memo>,
     nodes: u64,
     budget: u64,
@@ -173,16 +179,7 @@ pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String>
     } else {
         given
     };
-    let mut c = Checker {
-        memo: HashMap::new(),
-        nodes: 0,
-        budget: limits.nodes,
-        aborted: false,
-        attacker,
-        solver: Solver::new(32),
-        lines: HashMap::new(),
-        useless: HashMap::new(),
-    };
+    let mut c = Checker::new(attacker, limits.nodes);
     let mut report = Report {
         sfen: pos.to_sfen(),
         status: Status::Unknown,
@@ -226,6 +223,21 @@ pub fn with_defender_holding_the_rest(pos: &Position) -> Result<Position, String
 }
 
 impl Checker {
+    fn new(attacker: Color, budget: u64) -> Checker {
+        Checker {
+            bounded: BoundedSearch::new(attacker),
+            #[cfg(test)]
+            memo: HashMap::new(),
+            nodes: 0,
+            budget,
+            aborted: false,
+            attacker,
+            solver: Solver::new(32),
+            lines: HashMap::new(),
+            useless: HashMap::new(),
+        }
+    }
+
     fn run(&mut self, pos: &mut Position, limits: &CheckLimits, report: &mut Report) {
         // First the df-pn solver: a quick 不詰, or the proof that there is a mate.
         let verdict = self.solve(pos);
@@ -242,20 +254,21 @@ impl Checker {
             Verdict::Mate(line) => line.len(),
         };
         // The solver's line is a mate, but not always one against the longest defence: its
-        // length is no bound. Iterative deepening up to the limit: the shallow passes are
-        // cheap and fill the memo for the deeper ones.
-        let mut found = None;
-        // The search recurses once per ply: a limit past any exhaustive reach is cut.
+        // length is no bound, only a first guess. A bound that holds no mate is widened by a
+        // quarter until the limit.
         let max_plies = limits.max_plies.min(MAX_PLIES);
-        for b in (1..=max_plies).step_by(2) {
-            found = self.or_value(pos, b);
-            if found.is_some() || self.aborted {
-                break;
+        let mut bound = (solver_length as u16).clamp(1, max_plies.max(1)) | 1;
+        let found = loop {
+            let bound_now = bound.min(max_plies);
+            match self.or_value(pos, bound_now) {
+                Some(length) => break Some(length),
+                None if self.aborted || bound_now >= max_plies => break None,
+                None => bound = bound_now + (bound_now / 4).max(2) / 2 * 2,
             }
-        }
+        };
         let Some(length) = found else {
             report.reason = Some(if self.aborted {
-                "the exhaustive search ran out of nodes".into()
+                "the search for the exact distance ran out of nodes".into()
             } else {
                 format!(
                     "the mate is longer than {max_plies} plies (the solver found one of \
@@ -265,7 +278,7 @@ impl Checker {
             return;
         };
         let Some((line, spare)) = self.principal(pos, length) else {
-            report.reason = Some("the exhaustive search ran out of nodes".into());
+            report.reason = Some("the search for the main line ran out of nodes".into());
             return;
         };
         report.main_line = line.clone();
@@ -512,7 +525,38 @@ impl Checker {
         }
     }
 
+    /// The exact number of plies to mate from `pos` (attacker to move) if it is at most
+    /// `bound`.
+    fn or_value(&mut self, pos: &mut Position, bound: u16) -> Option<u16> {
+        self.distance(pos, bound)
+    }
+
+    /// The exact number of plies to mate from `pos` (defender to move, in check) if it is at
+    /// most `bound`: the defender's longest resistance.
+    fn and_value(&mut self, pos: &mut Position, bound: u16) -> Option<u16> {
+        self.distance(pos, bound)
+    }
+
+    fn distance(&mut self, pos: &mut Position, bound: u16) -> Option<u16> {
+        if self.aborted {
+            return None;
+        }
+        // The search asks this checker whether drops are useless, so it is taken out of it
+        // while it runs.
+        let mut bounded = std::mem::take(&mut self.bounded);
+        let v = bounded.distance(pos, bound, self);
+        self.bounded = bounded;
+        match v {
+            Some(v) => v,
+            None => {
+                self.aborted = true;
+                None
+            }
+        }
+    }
+
     /// What the memo says of `key` within `bound` plies: `Some(result)` when it settles it.
+    #[cfg(test)]
     fn lookup(&self, key: u64, bound: u16) -> Option<Option<u16>> {
         let e = self.memo.get(&key)?;
         if let Some(v) = e.mate {
@@ -521,6 +565,7 @@ impl Checker {
         (e.none_within > bound).then_some(None)
     }
 
+    #[cfg(test)]
     fn remember(&mut self, key: u64, bound: u16, result: Option<u16>) {
         if self.aborted {
             return;
@@ -533,8 +578,9 @@ impl Checker {
     }
 
     /// The exact number of plies to mate from `pos` (attacker to move) if it is at most
-    /// `bound`, by exhaustive minimax.
-    fn or_value(&mut self, pos: &mut Position, bound: u16) -> Option<u16> {
+    /// `bound`, by exhaustive minimax: the tests' reference.
+    #[cfg(test)]
+    fn exhaustive_or_value(&mut self, pos: &mut Position, bound: u16) -> Option<u16> {
         if bound == 0 || self.aborted {
             return None;
         }
@@ -554,7 +600,7 @@ impl Checker {
                 Some(v) => v - 3,
             };
             pos.do_move(m);
-            let v = self.and_value(pos, child_bound);
+            let v = self.exhaustive_and_value(pos, child_bound);
             pos.undo_move(m);
             if self.aborted {
                 return None;
@@ -568,8 +614,9 @@ impl Checker {
     }
 
     /// The exact number of plies to mate from `pos` (defender to move, in check) if it is at
-    /// most `bound`: the defender's longest resistance.
-    fn and_value(&mut self, pos: &mut Position, bound: u16) -> Option<u16> {
+    /// most `bound`, by exhaustive minimax: the tests' reference.
+    #[cfg(test)]
+    fn exhaustive_and_value(&mut self, pos: &mut Position, bound: u16) -> Option<u16> {
         if self.aborted {
             return None;
         }
@@ -601,7 +648,7 @@ impl Checker {
         let mut worst = 0;
         for (i, &r) in others.iter().chain(drops.iter()).enumerate() {
             pos.do_move(r);
-            let v = self.or_value(pos, bound - 1);
+            let v = self.exhaustive_or_value(pos, bound - 1);
             pos.undo_move(r);
             if self.aborted {
                 return None;
@@ -716,6 +763,17 @@ impl Checker {
         let best = best?;
         self.lines.insert(key, best.clone());
         Some(best)
+    }
+}
+
+impl Oracle for Checker {
+    fn is_useless(&mut self, pos: &mut Position, r: Move) -> bool {
+        Checker::is_useless(self, pos, r)
+    }
+
+    fn tick(&mut self) -> bool {
+        Checker::tick(self);
+        !self.aborted
     }
 }
 
@@ -936,4 +994,85 @@ pub fn check_batch(
         counts[3],
         counts[4]
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bounded search against the exhaustive minimax, on the short problems with known
+    /// lengths (with the hands given, and with the defender holding the rest) and on every
+    /// position one check, and one check and one reply, away from them: the same distance
+    /// within every bound up to the problem's length.
+    fn bounded_matches_exhaustive() {
+        let text = include_str!("../../tests/data/tsume_short.tsv");
+        let mut compared = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let length: u16 = fields[1].parse().unwrap();
+            let given = Position::from_sfen(fields[2]).unwrap();
+            let completed = with_defender_holding_the_rest(&given).unwrap();
+            // The exhaustive search is slow on the longer problems, and slower still with the
+            // defender's hand completed: fewer plies and shorter bounds there.
+            compared += compare_around(given.clone(), length, length <= 7);
+            compared += compare_around(completed, length.min(5), false);
+            // The problem's own length, as the file gives it (for the hands given).
+            let mut c = Checker::new(given.side_to_move(), u64::MAX);
+            assert_eq!(
+                c.or_value(&mut given.clone(), length),
+                Some(length),
+                "{}",
+                fields[0]
+            );
+        }
+        assert!(compared > 500, "{compared}");
+    }
+
+    /// Compares the two searches within every bound up to `length` at `root` and the positions
+    /// one ply (and with `two_plies`, two plies) from it; returns the number of comparisons.
+    fn compare_around(mut root: Position, length: u16, two_plies: bool) -> usize {
+        let mut compared = 0;
+        {
+            let mut c = Checker::new(root.side_to_move(), u64::MAX);
+            let mut positions = vec![root.clone()];
+            let mut checks = MoveList::new();
+            generate_checks(&root, &mut checks);
+            for &m in checks.iter() {
+                root.do_move(m);
+                positions.push(root.clone());
+                let mut replies = MoveList::new();
+                generate_legal(&root, &mut replies);
+                for &r in replies.iter().filter(|_| two_plies) {
+                    root.do_move(r);
+                    positions.push(root.clone());
+                    root.undo_move(r);
+                }
+                root.undo_move(m);
+            }
+            for p in &mut positions {
+                let or_node = p.side_to_move() == c.attacker;
+                for bound in 0..=length {
+                    let (bounded, exhaustive) = if or_node {
+                        (c.or_value(p, bound), c.exhaustive_or_value(p, bound))
+                    } else {
+                        (c.and_value(p, bound), c.exhaustive_and_value(p, bound))
+                    };
+                    assert!(!c.aborted);
+                    assert_eq!(bounded, exhaustive, "{} within {bound}", p.to_sfen());
+                    compared += 1;
+                }
+            }
+        }
+        compared
+    }
+
+    #[test]
+    fn the_bounded_search_gives_the_exhaustive_distances() {
+        std::thread::Builder::new()
+            .stack_size(crate::mate::SOLVER_STACK)
+            .spawn(bounded_matches_exhaustive)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
 }

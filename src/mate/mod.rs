@@ -2,6 +2,7 @@
 //! behind `go mate`, `hayate mate` and the search's long mates.
 
 mod batch;
+mod bounded;
 mod check;
 mod dfpn;
 mod muda;
