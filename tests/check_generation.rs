@@ -162,28 +162,7 @@ fn random_placement(rng: &mut StdRng) -> Option<Position> {
             }
         }
     }
-    let ranks: Vec<String> = board
-        .iter()
-        .map(|rank| {
-            let (mut s, mut empty) = (String::new(), 0);
-            for sq in rank {
-                match sq {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            s += &empty.to_string();
-                            empty = 0;
-                        }
-                        s += p;
-                    }
-                }
-            }
-            if empty > 0 {
-                s += &empty.to_string();
-            }
-            s
-        })
-        .collect();
+    let ranks: Vec<String> = board.iter().map(common::sfen_rank).collect();
     let mut hand = String::new();
     for (side, counts) in hands.iter().enumerate() {
         for (i, &n) in counts.iter().enumerate() {

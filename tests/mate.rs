@@ -226,29 +226,7 @@ fn random_problem(rng: &mut impl Rng) -> Option<Position> {
             board[r][f] = Some(piece);
         }
     }
-    let ranks: Vec<String> = board
-        .iter()
-        .map(|rank| {
-            let mut s = String::new();
-            let mut empty = 0;
-            for sq in rank {
-                match sq {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            s += &empty.to_string();
-                            empty = 0;
-                        }
-                        s += p;
-                    }
-                }
-            }
-            if empty > 0 {
-                s += &empty.to_string();
-            }
-            s
-        })
-        .collect();
+    let ranks: Vec<String> = board.iter().map(common::sfen_rank).collect();
     let hands = [
         "G", "S", "GS", "2G", "R", "B", "N", "P", "RG", "BG", "L", "GSN", "2S",
     ];

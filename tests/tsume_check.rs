@@ -2,6 +2,7 @@
 //! checked by an exhaustive search written here (independent of the checker's), and
 //! double-king (双玉) problems through the df-pn solver, `hayate mate` and the checker.
 //! Node limits only: no test depends on time.
+mod common;
 
 use std::collections::HashMap;
 use std::process::Command;
@@ -622,25 +623,7 @@ fn random_double_king(rng: &mut impl rand::Rng) -> Option<Position> {
     }
     let ranks: Vec<String> = board
         .iter()
-        .map(|rank| {
-            let (mut s, mut empty) = (String::new(), 0);
-            for sq in rank.iter().rev() {
-                match sq {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            s += &empty.to_string();
-                            empty = 0;
-                        }
-                        s += p;
-                    }
-                }
-            }
-            if empty > 0 {
-                s += &empty.to_string();
-            }
-            s
-        })
+        .map(|rank| common::sfen_rank(rank.iter().rev()))
         .collect();
     let hands = ["G", "S", "GS", "2G", "GN", "BG", "RG", "N", "SP"];
     let hand = hands[rng.gen_range(0..hands.len())];

@@ -97,3 +97,27 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// One rank of an SFEN board from its squares in SFEN order (file 9 to file 1): the pieces'
+/// letters, with runs of empty squares as digits.
+pub fn sfen_rank<'a, S: AsRef<str> + 'a>(
+    squares: impl IntoIterator<Item = &'a Option<S>>,
+) -> String {
+    let (mut s, mut empty) = (String::new(), 0);
+    for sq in squares {
+        match sq {
+            None => empty += 1,
+            Some(p) => {
+                if empty > 0 {
+                    s += &empty.to_string();
+                    empty = 0;
+                }
+                s += p.as_ref();
+            }
+        }
+    }
+    if empty > 0 {
+        s += &empty.to_string();
+    }
+    s
+}
