@@ -11,11 +11,17 @@
 //! - the next question is "within `L - 2`?" (distances at one side's turn all have one parity);
 //!   a disproof there makes `L` exact, a proof lowers `L`.
 //!
-//! The table is keyed by the whole position (board and both hands), without hand superiority:
-//! the checker's positions are few and the answers must be exact. What it keeps of a position
-//! is monotone in the bound, so it is shared by every question: a proof within `n` holds for
-//! every larger bound, a disproof within `n` for every smaller one. Proof and disproof numbers
-//! are kept with the bound they were computed for and only guide the search.
+//! What the table keeps of a position is monotone in the bound, so it is shared by every
+//! question: a proof within `n` holds for every larger bound, a disproof within `n` for every
+//! smaller one. It is monotone in the hands too (hand superiority, as in the df-pn table): a
+//! mate within `n` stays a mate within `n` when the attacker holds more and the defender less,
+//! since the attacker keeps every move and the defender loses drops; a disproof within `n`
+//! holds for a smaller attacker's hand and a larger defender's. So the proofs and disproofs
+//! are kept by board, each with the two hands it was found for, and a lookup takes the best of
+//! every entry whose hands cover the position's. The answers stay exact: a bound from another
+//! hand is a true bound, and a distance is claimed only once the proof and the disproof meet.
+//! Proof and disproof numbers are kept by the whole position and the bound they were computed
+//! for, and only guide the search.
 //!
 //! The rules are those of the checker's exhaustive search: every attacker move is a check; the
 //! defender's useless interpositions (無駄合, `muda.rs`) are no defence, so a defender turn whose
@@ -23,11 +29,12 @@
 //! line, and a quickest mate never repeats a position).
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
-use super::muda;
+use super::{muda, KeyHasher};
 use crate::movegen::{generate_checks, generate_legal, MoveList};
 use crate::position::Position;
-use crate::types::{Color, Move};
+use crate::types::{Color, Hand, Move};
 
 /// Proof and disproof numbers at or above this are infinite.
 const INF: u32 = 1 << 30;
@@ -62,11 +69,30 @@ impl Default for Entry {
     }
 }
 
+/// A position as the table sees it: the board (with the side to move) and the two hands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Place {
+    board: u64,
+    attacker: Hand,
+    defender: Hand,
+}
+
+/// What is known of one board with one pair of hands.
+#[derive(Clone, Copy)]
+struct HandEntry {
+    attacker: Hand,
+    defender: Hand,
+    entry: Entry,
+}
+
+type KeyMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
+
 /// One child of a node, as the node sees it within its bound.
 #[derive(Clone, Copy)]
 struct Child {
     mv: Move,
     key: u64,
+    place: Place,
     pn: u32,
     dn: u32,
     /// A drop that may be a useless interposition (asked when it would refute the check).
@@ -76,10 +102,10 @@ struct Child {
 /// The depth-bounded search and its table.
 #[derive(Default)]
 pub struct BoundedSearch {
-    /// Proofs and disproofs by position, for every bound.
-    table: HashMap<u64, Entry>,
+    /// Proofs and disproofs by board, each with its hands, for every bound.
+    table: KeyMap<u64, Vec<HandEntry>>,
     /// Proof and disproof numbers of unsettled positions, by position and bound.
-    numbers: HashMap<(u64, u16), (u32, u32)>,
+    numbers: KeyMap<(u64, u16), (u32, u32)>,
     attacker: Option<Color>,
     aborted: bool,
 }
@@ -88,8 +114,8 @@ impl BoundedSearch {
     /// A search for the attacker `attacker` (the side to move at the problem's start).
     pub fn new(attacker: Color) -> BoundedSearch {
         BoundedSearch {
-            table: HashMap::new(),
-            numbers: HashMap::new(),
+            table: KeyMap::default(),
+            numbers: KeyMap::default(),
             attacker: Some(attacker),
             aborted: false,
         }
@@ -104,9 +130,9 @@ impl BoundedSearch {
         bound: u16,
         oracle: &mut impl Oracle,
     ) -> Option<Option<u16>> {
-        let key = pos.key();
+        let place = self.place(pos);
         loop {
-            let e = self.table.get(&key).copied().unwrap_or_default();
+            let e = self.lookup(place);
             let ask = if e.proof <= bound {
                 // Exact once a mate two plies shorter (the same side's turn) is ruled out.
                 if e.proof < 2 || e.none_within > e.proof - 2 {
@@ -137,35 +163,82 @@ impl BoundedSearch {
         if self.aborted {
             return None;
         }
-        let (pn, dn) = self.numbers(pos.key(), bound);
+        let (pn, dn) = self.numbers(pos.key(), self.place(pos), bound);
         debug_assert!(pn == 0 || dn == 0);
         Some(pn == 0)
     }
 
-    /// (pn, dn) of the position `key` within `bound` plies.
-    fn numbers(&self, key: u64, bound: u16) -> (u32, u32) {
-        if let Some(e) = self.table.get(&key) {
-            if e.proof <= bound {
-                return (0, INF);
+    fn place(&self, pos: &Position) -> Place {
+        let attacker = self.attacker.expect("the search has its attacker");
+        Place {
+            board: pos.board_key(),
+            attacker: pos.hand(attacker),
+            defender: pos.hand(!attacker),
+        }
+    }
+
+    /// The best of what is known of `place`'s board with hands that cover its own: the
+    /// shortest proof among the hands where the attacker holds no more and the defender no
+    /// less, the longest disproof among those where the attacker holds no less and the
+    /// defender no more.
+    fn lookup(&self, place: Place) -> Entry {
+        let mut best = Entry::default();
+        for h in self.table.get(&place.board).into_iter().flatten() {
+            if h.entry.proof < best.proof
+                && place.attacker.dominates(h.attacker)
+                && h.defender.dominates(place.defender)
+            {
+                best.proof = h.entry.proof;
             }
-            if e.none_within > bound {
-                return (INF, 0);
+            if h.entry.none_within > best.none_within
+                && h.attacker.dominates(place.attacker)
+                && place.defender.dominates(h.defender)
+            {
+                best.none_within = h.entry.none_within;
             }
+        }
+        best
+    }
+
+    /// (pn, dn) of the position `key` (at `place`) within `bound` plies.
+    fn numbers(&self, key: u64, place: Place, bound: u16) -> (u32, u32) {
+        let e = self.lookup(place);
+        if e.proof <= bound {
+            return (0, INF);
+        }
+        if e.none_within > bound {
+            return (INF, 0);
         }
         self.numbers.get(&(key, bound)).copied().unwrap_or((1, 1))
     }
 
-    fn entry(&mut self, key: u64) -> &mut Entry {
-        self.table.entry(key).or_default()
+    /// The entry for exactly `place`'s hands.
+    fn entry(&mut self, place: Place) -> &mut Entry {
+        let hands = self.table.entry(place.board).or_default();
+        let i = match hands
+            .iter()
+            .position(|h| h.attacker == place.attacker && h.defender == place.defender)
+        {
+            Some(i) => i,
+            None => {
+                hands.push(HandEntry {
+                    attacker: place.attacker,
+                    defender: place.defender,
+                    entry: Entry::default(),
+                });
+                hands.len() - 1
+            }
+        };
+        &mut hands[i].entry
     }
 
-    fn prove(&mut self, key: u64, length: u16) {
-        let e = self.entry(key);
+    fn prove(&mut self, place: Place, length: u16) {
+        let e = self.entry(place);
         e.proof = e.proof.min(length);
     }
 
-    fn disprove(&mut self, key: u64, bound: u16) {
-        let e = self.entry(key);
+    fn disprove(&mut self, place: Place, bound: u16) {
+        let e = self.entry(place);
         e.none_within = e.none_within.max(bound.saturating_add(1));
     }
 
@@ -180,7 +253,8 @@ impl BoundedSearch {
         oracle: &mut impl Oracle,
     ) {
         let key = pos.key();
-        let (pn, dn) = self.numbers(key, bound);
+        let place = self.place(pos);
+        let (pn, dn) = self.numbers(key, place, bound);
         if pn == 0 || dn == 0 {
             return;
         }
@@ -192,13 +266,13 @@ impl BoundedSearch {
         let mut moves = MoveList::new();
         if or_node {
             if bound == 0 {
-                self.disprove(key, bound);
+                self.disprove(place, bound);
                 return;
             }
             generate_checks(pos, &mut moves);
             if moves.is_empty() {
                 // No check: no mate within any bound.
-                self.disprove(key, u16::MAX - 1);
+                self.disprove(place, u16::MAX - 1);
                 return;
             }
         } else {
@@ -207,11 +281,11 @@ impl BoundedSearch {
                 && moves.iter().all(|&r| oracle.is_useless(pos, r));
             if all_useless {
                 // Mate, or only useless interpositions left: mate under the convention.
-                self.prove(key, 0);
+                self.prove(place, 0);
                 return;
             }
             if bound < 2 {
-                self.disprove(key, bound);
+                self.disprove(place, bound);
                 return;
             }
         }
@@ -221,6 +295,7 @@ impl BoundedSearch {
             children.push(Child {
                 mv: m,
                 key: pos.key(),
+                place: self.place(pos),
                 pn: 1,
                 dn: 1,
                 may_be_useless: false,
@@ -234,7 +309,7 @@ impl BoundedSearch {
             // Refresh the children from the table; a refuting drop that is useless is dropped.
             let mut i = 0;
             while i < children.len() {
-                let (cpn, cdn) = self.numbers(children[i].key, child_bound);
+                let (cpn, cdn) = self.numbers(children[i].key, children[i].place, child_bound);
                 children[i].pn = cpn;
                 children[i].dn = cdn;
                 if !or_node && cdn == 0 && children[i].may_be_useless {
@@ -248,7 +323,7 @@ impl BoundedSearch {
             }
             if children.is_empty() {
                 // Only useless drops were left to refute it (the others are proven).
-                self.prove(key, 0);
+                self.prove(place, 0);
                 return;
             }
             let (pn, dn, best, second) = if or_node {
@@ -259,11 +334,11 @@ impl BoundedSearch {
             };
             if pn == 0 {
                 let length = self.proof_length(&children, or_node);
-                self.prove(key, length);
+                self.prove(place, length);
                 return;
             }
             if dn == 0 {
-                self.disprove(key, bound);
+                self.disprove(place, bound);
                 return;
             }
             if pn >= th_pn || dn >= th_dn || self.aborted {
@@ -297,7 +372,7 @@ impl BoundedSearch {
         let lengths = children
             .iter()
             .filter(|c| c.pn == 0)
-            .map(|c| self.table.get(&c.key).map_or(NO_PROOF, |e| e.proof));
+            .map(|c| self.lookup(c.place).proof);
         let sub = if or_node {
             lengths.min()
         } else {
@@ -326,4 +401,37 @@ fn combine(children: &[Child], numbers: impl Fn(&Child) -> (u32, u32)) -> (u32, 
         }
     }
     (min, sum, best, second)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::PieceType;
+
+    /// A proof found with some hands answers for an attacker who holds more and a defender
+    /// who holds less, a disproof for the reverse, and neither crosses over.
+    #[test]
+    fn results_cover_the_hands_they_dominate() {
+        let mut s = BoundedSearch::new(Color::Black);
+        let gold = Hand::EMPTY.plus_one(PieceType::Gold);
+        let two_golds = gold.plus_one(PieceType::Gold);
+        let place = |attacker, defender| Place {
+            board: 7,
+            attacker,
+            defender,
+        };
+        s.prove(place(gold, gold), 9);
+        assert_eq!(s.lookup(place(two_golds, Hand::EMPTY)).proof, 9);
+        assert_eq!(s.lookup(place(gold, gold)).proof, 9);
+        assert_eq!(s.lookup(place(Hand::EMPTY, two_golds)).proof, NO_PROOF);
+        s.disprove(place(gold, gold), 5);
+        assert_eq!(s.lookup(place(Hand::EMPTY, two_golds)).none_within, 6);
+        assert_eq!(s.lookup(place(two_golds, Hand::EMPTY)).none_within, 0);
+        // Another board knows nothing.
+        let other = Place {
+            board: 8,
+            ..place(two_golds, Hand::EMPTY)
+        };
+        assert_eq!(s.lookup(other).proof, NO_PROOF);
+    }
 }

@@ -15,7 +15,7 @@
 //! whatever the path. Proofs never rest on a repetition.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -102,27 +102,7 @@ struct Outcome {
     path_dependent: bool,
 }
 
-/// Zobrist keys are already uniformly random: hash a key as itself.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
-}
-
-type PathSet = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+type PathSet = HashMap<u64, u32, BuildHasherDefault<super::KeyHasher>>;
 
 pub struct Solver {
     table: MateTable,

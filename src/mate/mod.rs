@@ -20,6 +20,27 @@ pub use notation::japanese_line;
 /// Stack for a thread that runs the solver: long mates recurse deep.
 pub const SOLVER_STACK: usize = 1 << 30;
 
+/// The hasher of the solvers' maps keyed by Zobrist keys, which are already uniformly random:
+/// a key hashes as itself (the default SipHash took a good share of the checker's time).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::movegen::{count_legal, generate_legal, MoveList};
