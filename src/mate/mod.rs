@@ -36,6 +36,9 @@ impl std::hash::Hasher for KeyHasher {
         }
     }
 
+    /// Replaces the state rather than mixing into it: right for keys that are a Zobrist key or
+    /// start with one (`(key, bound)`), whose later fields are mixed in by `write`; a key with
+    /// the `u64` last would lose what came before it.
     fn write_u64(&mut self, key: u64) {
         self.0 = key;
     }
