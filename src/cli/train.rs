@@ -182,6 +182,12 @@ pub fn train(a: TrainArgs) -> Outcome {
         Some(path) => FloatNet::from_quantised(&Network::load(path)?),
         None => FloatNet::random(opts.seed),
     };
+    if a.init.is_some() && !valid_samples.is_empty() {
+        // The starting net on the same validation set: the yardstick a new net must beat
+        // (with `--epochs 0`, the only thing printed).
+        let l = trainer::loss(&net, &valid_samples, opts.score_share, opts.threads);
+        eprintln!("the starting net's validation loss: {l:.6}");
+    }
     let epochs = opts.epochs;
     let per_epoch = train.len() as u64;
     let progress = Progress::new("train", "positions", per_epoch * epochs as u64);

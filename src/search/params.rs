@@ -61,10 +61,21 @@ search_params! {
     /// Quiet moves are reduced one ply more when the table move is a capture or promotion
     /// (the node's best is then probably tactical, and quiet moves rarely beat it).
     lmr_tt_tactical: bool = false,
+    /// Late moves are reduced one ply more where the static evaluation is not improving on
+    /// the one two plies earlier (the position is getting worse for the side to move, so its
+    /// quiet moves are less likely to matter).
+    lmr_not_improving: bool = false,
 
     // Extensions.
     /// Checks are extended only when they do not lose material by static exchange.
     check_extension_needs_see: bool = true,
+
+    // Razoring: at depth up to `razor_max_depth` (0: off), a node whose static evaluation is
+    // below alpha by `razor_base + razor_per_depth · depth²` is resolved by quiescence, and
+    // kept there if quiescence agrees that it fails low.
+    razor_max_depth: i32 = 0,
+    razor_base: i32 = 300,
+    razor_per_depth: i32 = 100,
 
     // Reverse futility pruning.
     rfp_max_depth: i32 = 6,

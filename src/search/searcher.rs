@@ -737,6 +737,22 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // Step 4c. Razoring: far below alpha at low depth, let quiescence decide whether a
+        // capture can save the node; if it cannot, the node fails low without its quiet moves.
+        if !pv_node
+            && depth <= p.razor_max_depth
+            && static_eval.abs() < VALUE_MATE_IN_MAX_PLY
+            && static_eval + p.razor_base + p.razor_per_depth * depth * depth < beta - 1
+        {
+            let v = self.qsearch(beta - 1, beta, ply, 0);
+            if self.shared.stopped() {
+                return Some(0);
+            }
+            if v < beta && v.abs() < VALUE_MATE_IN_MAX_PLY {
+                return Some(v);
+            }
+        }
+
         // Step 5. Reverse futility: far above beta at low depth, assume it holds.
         if !pv_node
             && depth <= p.rfp_max_depth
@@ -1053,6 +1069,7 @@ impl<'a> Searcher<'a> {
                         - i32::from(order_score >= (1 << 26));
                     r -= i32::from(gives_check) + i32::from(drop_near_king);
                     r += i32::from(p.lmr_tt_tactical && tt_tactical);
+                    r += i32::from(p.lmr_not_improving && !node.improving);
                     r -= stat / p.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
