@@ -64,7 +64,7 @@ search_params! {
     /// Late moves are reduced one ply more where the static evaluation is not improving on
     /// the one two plies earlier (the position is getting worse for the side to move, so its
     /// quiet moves are less likely to matter).
-    lmr_not_improving: bool = false,
+    lmr_not_improving: bool = true,
 
     // Extensions.
     /// Checks are extended only when they do not lose material by static exchange.
