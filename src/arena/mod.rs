@@ -47,6 +47,9 @@ pub struct MatchConfig {
     /// Lines of `sfen ...`, `startpos moves ...` or a handicap name; empty: the start position.
     pub openings: Vec<String>,
     pub shuffle_seed: Option<u64>,
+    /// After each opening, up to this many random board moves that lose nothing by static
+    /// exchange, drawn afresh for each pair of games (both colours get the same start).
+    pub random_plies: usize,
     pub out: Option<PathBuf>,
     pub sprt: Option<Sprt>,
 }
@@ -66,6 +69,7 @@ struct Job {
     /// Engine indices by colour.
     black: usize,
     white: usize,
+    /// Index into the match's starts ([`game_openings`]): one per pair of games.
     opening: usize,
     /// Which of the two games of this opening (colours swapped in the second).
     leg: usize,
@@ -140,16 +144,61 @@ fn pairs(cfg: &MatchConfig) -> Vec<(usize, usize)> {
     }
 }
 
-fn jobs(cfg: &MatchConfig, openings: usize) -> Vec<Job> {
-    let mut order: Vec<usize> = (0..openings).collect();
-    if let Some(seed) = cfg.shuffle_seed {
+/// The start of each pair of games, in the order they are played: the openings (shuffled with
+/// the seed) in turn, each followed by up to `random_plies` random moves.
+///
+/// Without random moves a match longer than twice the openings plays them again, and at a fixed
+/// node count deterministic engines then play the same games again: an SPRT would count each
+/// game two or three times and reach its verdict on a fraction of the evidence it claims.
+fn game_openings(cfg: &MatchConfig, openings: &[Opening]) -> Vec<Opening> {
+    let mut order: Vec<usize> = (0..openings.len()).collect();
+    let seed = cfg.shuffle_seed.unwrap_or(0);
+    if cfg.shuffle_seed.is_some() {
         crate::rng::Rng::seeded(seed).shuffle(&mut order);
     }
+    (0..(cfg.games as usize).div_ceil(2))
+        .map(|k| {
+            let mut o = openings[order[k % order.len()]].clone();
+            if cfg.random_plies > 0 {
+                let mut rng = crate::rng::Rng::seeded(
+                    seed ^ (k as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                );
+                add_random_plies(&mut o, cfg.random_plies, &mut rng);
+            }
+            o
+        })
+        .collect()
+}
+
+/// Plays `0..=max` random board moves after the opening `o`, each one that loses nothing by
+/// static exchange (a random drop or a hanging piece would decide the game before it starts).
+fn add_random_plies(o: &mut Opening, max: usize, rng: &mut crate::rng::Rng) {
+    let Ok(mut pos) = Position::from_sfen(&o.sfen) else {
+        return;
+    };
+    for &m in &o.moves {
+        pos.do_move(m);
+    }
+    let mut list = crate::movegen::MoveList::new();
+    for _ in 0..rng.below(max as u64 + 1) {
+        list.clear();
+        crate::movegen::generate_legal(&pos, &mut list);
+        list.retain(|m| !m.is_drop() && crate::search::see::see(&pos, m) >= 0);
+        if list.is_empty() {
+            break;
+        }
+        let m = list[rng.below(list.len() as u64) as usize];
+        pos.do_move(m);
+        o.moves.push(m);
+    }
+}
+
+fn jobs(cfg: &MatchConfig) -> Vec<Job> {
     let mut out = Vec::new();
     let mut number = 0;
     for (p, &(a, b)) in pairs(cfg).iter().enumerate() {
         for g in 0..cfg.games as usize {
-            let opening = order[(g / 2) % order.len()];
+            let opening = g / 2;
             let leg = g % 2;
             let (black, white) = if leg == 0 { (a, b) } else { (b, a) };
             number += 1;
@@ -190,7 +239,17 @@ pub fn run_reporting(
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> Result<Vec<PairResult>, String> {
     let openings = validate(cfg)?;
-    let all_jobs = jobs(cfg, openings.len());
+    if cfg.random_plies == 0 && cfg.games as usize > 2 * openings.len() {
+        eprintln!(
+            "warning: {} games but {} openings: games after the first {} start from the same \
+             positions again, and at a fixed node count repeat exactly (--random-plies varies them)",
+            cfg.games,
+            openings.len(),
+            2 * openings.len()
+        );
+    }
+    let openings = game_openings(cfg, &openings);
+    let all_jobs = jobs(cfg);
     let total = all_jobs.len();
     let queue = Mutex::new(all_jobs.into_iter().collect::<VecDeque<Job>>());
     let results = Mutex::new(
@@ -487,4 +546,77 @@ fn crosstable(cfg: &MatchConfig, results: &[PairResult]) -> String {
         s.push('\n');
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(games: u32, random_plies: usize) -> MatchConfig {
+        MatchConfig {
+            engines: Vec::new(),
+            schedule: Schedule::RoundRobin,
+            games,
+            tc: TimeControl::parse("nodes=1000").unwrap(),
+            rules: GameRules::default(),
+            concurrency: 1,
+            reuse: false,
+            openings: Vec::new(),
+            shuffle_seed: Some(7),
+            random_plies,
+            out: None,
+            sprt: None,
+        }
+    }
+
+    fn two_openings() -> Vec<Opening> {
+        ["startpos", "startpos moves 7g7f 3c3d"]
+            .iter()
+            .map(|line| {
+                let (start, moves) = Position::from_usi(line).unwrap().start_and_moves();
+                Opening {
+                    sfen: start.to_sfen(),
+                    moves,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn without_random_plies_the_openings_come_round_again() {
+        let starts = game_openings(&config(12, 0), &two_openings());
+        assert_eq!(starts.len(), 6);
+        for k in 2..6 {
+            assert_eq!(starts[k].moves, starts[k - 2].moves);
+        }
+    }
+
+    #[test]
+    fn random_plies_give_each_pair_of_games_its_own_legal_start() {
+        let base = two_openings();
+        let starts = game_openings(&config(40, 4), &base);
+        assert_eq!(starts.len(), 20);
+        let mut lines = std::collections::HashSet::new();
+        for o in &starts {
+            // Each start is one of the openings followed by at most four board moves, each
+            // legal where it is played.
+            let b = base
+                .iter()
+                .filter(|b| o.moves.starts_with(&b.moves))
+                .max_by_key(|b| b.moves.len())
+                .expect("an opening's moves first");
+            assert!(o.moves.len() - b.moves.len() <= 4);
+            let mut pos = Position::from_sfen(&o.sfen).unwrap();
+            for &m in &o.moves {
+                assert!(pos.is_legal(m) && !m.is_drop());
+                pos.do_move(m);
+            }
+            lines.insert(o.moves.clone());
+        }
+        // Two openings, yet (nearly) every pair of games starts from its own position.
+        assert!(lines.len() >= 15, "only {} different starts", lines.len());
+        // The same seed gives the same starts.
+        let again = game_openings(&config(40, 4), &base);
+        assert!(starts.iter().zip(&again).all(|(a, b)| a.moves == b.moves));
+    }
 }

@@ -54,6 +54,11 @@ pub struct MatchArgs {
     /// Shuffle the openings with this seed
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// After each opening, up to N random board moves that lose nothing by static exchange, new
+    /// for each pair of games (both colours start from the same position): a long match at a
+    /// fixed node count then plays no game twice
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub random_plies: usize,
     /// Games at once
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub concurrency: usize,
@@ -236,6 +241,7 @@ fn config(a: MatchArgs) -> Result<MatchConfig, String> {
         reuse: a.reuse,
         openings,
         shuffle_seed: a.seed,
+        random_plies: a.random_plies,
         out: a.out,
         sprt,
     })

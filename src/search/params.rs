@@ -64,7 +64,7 @@ search_params! {
     /// Late moves are reduced one ply more where the static evaluation is not improving on
     /// the one two plies earlier (the position is getting worse for the side to move, so its
     /// quiet moves are less likely to matter).
-    lmr_not_improving: bool = true,
+    lmr_not_improving: bool = false,
 
     // Extensions.
     /// Checks are extended only when they do not lose material by static exchange.
@@ -89,6 +89,10 @@ search_params! {
     null_depth_divisor: i32 = 4,
     null_eval_divisor: i32 = 200,
     null_eval_max: i32 = 3,
+    /// When the null move's search finds that passing lets the opponent mate (a threat of
+    /// mate, 詰めろ), the node's late moves are reduced one ply less and not pruned by move
+    /// count: a defence may be any quiet move.
+    null_mate_threat: bool = false,
 
     /// ProbCut: from this depth (0: off), a capture whose reduced search beats beta plus the
     /// margin cuts the node.

@@ -51,6 +51,9 @@ struct Frame {
     eval: Value,
     /// The move a singular-extension search leaves out here.
     excluded: Option<Move>,
+    /// Passing here lets the opponent mate (the null move's search found it): the node's
+    /// moves are reduced and pruned less.
+    mate_threat: bool,
     /// The king–piece table's sums of the node, updated move by move.
     kp: Accumulator,
     /// The neural net's accumulators of the node, when the net evaluates.
@@ -64,6 +67,7 @@ impl Default for Frame {
             cont_key: ContKey::NONE,
             eval: 0,
             excluded: None,
+            mate_threat: false,
             kp: Accumulator::default(),
             nnue: nnue::Accumulator::default(),
         }
@@ -108,6 +112,8 @@ struct NodeInfo {
     raw_eval: Value,
     static_eval: Value,
     improving: bool,
+    /// The null move found that passing here lets the opponent mate (`Frame::mate_threat`).
+    mate_threat: bool,
 }
 
 /// Table size of the search's mate solver.
@@ -569,7 +575,7 @@ impl<'a> Searcher<'a> {
         }
 
         // Step 3. Transposition table and static evaluation.
-        let node = match self.probe(alpha, beta, depth, ply, pv_node) {
+        let mut node = match self.probe(alpha, beta, depth, ply, pv_node) {
             Ok(node) => node,
             Err(v) => return v,
         };
@@ -578,6 +584,7 @@ impl<'a> Searcher<'a> {
         if let Some(v) = self.prune_node(&node, beta, depth, ply, pv_node, cut_node, skip_null) {
             return v;
         }
+        node.mate_threat = self.stack[ply].mate_threat;
 
         // Step 6b. Internal iterative reduction: a node without a table move is probably new
         // and ordered poorly; search it a little shallower.
@@ -682,6 +689,10 @@ impl<'a> Searcher<'a> {
             self.corrected(raw_eval)
         };
         self.stack[ply].eval = static_eval;
+        if excluded.is_none() {
+            // A singular search at this ply keeps what the node's own null move found.
+            self.stack[ply].mate_threat = false;
+        }
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
         Ok(NodeInfo {
             key,
@@ -692,6 +703,7 @@ impl<'a> Searcher<'a> {
             raw_eval,
             static_eval,
             improving,
+            mate_threat: false,
         })
     }
 
@@ -785,6 +797,9 @@ impl<'a> Searcher<'a> {
             }
             if v >= beta {
                 return Some(if v >= VALUE_MATE_IN_MAX_PLY { beta } else { v });
+            }
+            if p.null_mate_threat && v <= -VALUE_MATE_IN_MAX_PLY {
+                self.stack[ply].mate_threat = true;
             }
         }
 
@@ -938,7 +953,7 @@ impl<'a> Searcher<'a> {
         }
         let lmp_limit = (p.lmp_base + depth * depth) as usize / if node.improving { 1 } else { 2 }
             + p.lmp_extra;
-        (depth <= p.lmp_max_depth && move_count > lmp_limit)
+        (depth <= p.lmp_max_depth && move_count > lmp_limit && !node.mate_threat)
             || (depth <= p.futility_max_depth
                 && node.static_eval + p.futility_base + p.futility_per_depth * depth <= alpha
                 && order_score < (1 << 26))
@@ -1070,6 +1085,7 @@ impl<'a> Searcher<'a> {
                     r -= i32::from(gives_check) + i32::from(drop_near_king);
                     r += i32::from(p.lmr_tt_tactical && tt_tactical);
                     r += i32::from(p.lmr_not_improving && !node.improving);
+                    r -= i32::from(node.mate_threat);
                     r -= stat / p.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
