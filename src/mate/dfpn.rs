@@ -78,6 +78,9 @@ struct Child {
     resolved_hand: Hand,
     /// Its disproof rests on a repetition of the current path.
     path_dependent: bool,
+    /// Its disproof rests on the depth limit: no mate within the plies left (see
+    /// [`Solver::bounded_key`]).
+    depth_cut: bool,
     /// The sibling (index from the node's first child) this move waits for, or `NO_WAIT`: a
     /// non-promotion waits until the same move with promotion has failed.
     waits_for: u16,
@@ -100,6 +103,7 @@ struct Outcome {
     len: u16,
     resolved_hand: Hand,
     path_dependent: bool,
+    depth_cut: bool,
 }
 
 type PathSet = HashMap<u64, u32, BuildHasherDefault<super::KeyHasher>>;
@@ -117,8 +121,6 @@ pub struct Solver {
     /// Plies from the root beyond which a node counts as a (path-dependent) failure: set while
     /// looking for a shorter mate than the one found.
     depth_limit: usize,
-    /// Some node failed only for being too deep.
-    depth_cut: bool,
 }
 
 impl Solver {
@@ -133,7 +135,6 @@ impl Solver {
             limits: SolveLimits::default(),
             aborted: false,
             depth_limit: MAX_PLY,
-            depth_cut: false,
         }
     }
 
@@ -161,12 +162,11 @@ impl Solver {
         self.path.clear();
         self.children.clear();
         self.depth_limit = MAX_PLY;
-        self.depth_cut = false;
         let mut root = self.search_root(pos);
         // A disproof of the root that rests on repetitions is still a disproof: every
         // repetition it counted as a failure lies below the root, where repeating is a
         // perpetual check by the attacker. Only failures for depth leave it open.
-        let root_disproven = root.dn == 0 && !(root.path_dependent && self.depth_cut);
+        let root_disproven = root.dn == 0 && !root.depth_cut;
         if root.pn == 0 && self.limits.shorten {
             // Look for mates two plies shorter than the best so far until none is found
             // within the budget.
@@ -223,11 +223,10 @@ impl Solver {
         self.aborted = false;
         self.limits = limits;
         self.depth_limit = MAX_PLY;
-        self.depth_cut = false;
         let root = self.search_root(pos);
         if root.pn == 0 {
             Some(true)
-        } else if root.dn == 0 && !(root.path_dependent && self.depth_cut) {
+        } else if root.dn == 0 && !root.depth_cut {
             Some(false)
         } else {
             None
@@ -287,13 +286,13 @@ impl Solver {
         }
         let hand = pos.hand(self.attacker);
         if ply >= self.depth_limit {
-            self.depth_cut = true;
             return Outcome {
                 pn: INF,
                 dn: 0,
                 len: 0,
                 resolved_hand: hand,
-                path_dependent: true,
+                path_dependent: false,
+                depth_cut: true,
             };
         }
         let or_node = pos.side_to_move() == self.attacker;
@@ -351,9 +350,24 @@ impl Solver {
             child.len = r.len;
             child.resolved_hand = r.resolved_hand;
             child.path_dependent = r.path_dependent;
+            child.depth_cut = r.depth_cut;
         };
         self.children.truncate(base);
-        if !result.path_dependent {
+        if result.depth_cut {
+            // No mate within the plies left: true for this node whatever the path to it, under
+            // the key that counts those plies.
+            if !result.path_dependent && self.depth_limit < MAX_PLY {
+                let bounded = self.bounded_key(key, ply);
+                self.table.store(
+                    bounded,
+                    result.resolved_hand,
+                    INF,
+                    0,
+                    0,
+                    self.nodes - start_nodes + 1,
+                );
+            }
+        } else if !result.path_dependent {
             let stored_hand = if result.pn == 0 || result.dn == 0 {
                 result.resolved_hand
             } else {
@@ -477,14 +491,15 @@ impl Solver {
             len: 0,
             resolved_hand: hand,
             path_dependent: false,
+            depth_cut: false,
             waits_for: NO_WAIT,
         };
         if self.path.contains_key(&pos.key()) {
             c.pn = INF;
             c.dn = 0;
             c.path_dependent = true;
-        } else if let Some(p) = self.table.probe(key, hand) {
-            c.set(p, ply, self.depth_limit);
+        } else {
+            self.look_up(&mut c, ply);
         }
         c
     }
@@ -496,14 +511,47 @@ impl Solver {
                 self.table.prefetch(c.key);
             }
         }
-        for c in &mut self.children[base..] {
+        for i in base..self.children.len() {
+            let mut c = self.children[i];
             if c.path_dependent || c.is_resolved() {
                 continue;
             }
-            if let Some(p) = self.table.probe(c.key, c.hand) {
+            self.look_up(&mut c, ply);
+            self.children[i] = c;
+        }
+    }
+
+    /// Takes what the table knows of the child `c` at `ply`: a proof short enough for the
+    /// depth limit, a disproof, a failure within the plies left, or open numbers.
+    fn look_up(&self, c: &mut Child, ply: usize) {
+        let p = self.table.probe(c.key, c.hand);
+        if let Some(p) = p {
+            if p.is_disproven() || (p.is_proven() && ply + p.len as usize <= self.depth_limit) {
                 c.set(p, ply, self.depth_limit);
+                return;
             }
         }
+        if self.depth_limit < MAX_PLY {
+            if let Some(b) = self.table.probe(self.bounded_key(c.key, ply), c.hand) {
+                if b.is_disproven() {
+                    c.pn = INF;
+                    c.dn = 0;
+                    c.resolved_hand = b.hand;
+                    c.depth_cut = true;
+                    return;
+                }
+            }
+        }
+        if let Some(p) = p {
+            c.set(p, ply, self.depth_limit);
+        }
+    }
+
+    /// The key under which a failure of the node `key` at `ply` for the depth limit is kept:
+    /// "no mate within the plies left", which holds whatever the path, for that many plies.
+    fn bounded_key(&self, key: u64, ply: usize) -> u64 {
+        let left = self.depth_limit.saturating_sub(ply) as u64 + 1;
+        key ^ left.wrapping_mul(0xd6e8_feb8_6659_fd93).rotate_left(29)
     }
 
     /// The node's result from its children's, with the proof or disproof hand it can claim.
@@ -516,6 +564,7 @@ impl Solver {
             len: 0,
             resolved_hand: hand,
             path_dependent: false,
+            depth_cut: false,
         };
         if pn == 0 {
             if or_node {
@@ -546,6 +595,7 @@ impl Solver {
                 for c in children {
                     disproof = disproof.min(before_move(pos, c.m, c.resolved_hand));
                     out.path_dependent |= c.path_dependent;
+                    out.depth_cut |= c.depth_cut;
                 }
                 for pt in PieceType::HAND {
                     if !hand.has(pt) {
@@ -554,13 +604,15 @@ impl Solver {
                 }
                 out.resolved_hand = disproof.max(hand);
             } else {
-                // One evasion refutes; prefer one that does not rest on a repetition.
+                // One evasion refutes; prefer one that rests on nothing, then one that rests
+                // only on the depth limit (whose failure can still be stored).
                 let c = children
                     .iter()
                     .filter(|c| c.dn == 0)
-                    .min_by_key(|c| c.path_dependent)
+                    .min_by_key(|c| (c.path_dependent, c.depth_cut))
                     .expect("a disproven AND node has a disproven child");
                 out.path_dependent = c.path_dependent;
+                out.depth_cut = c.depth_cut;
                 let mut disproof = c.resolved_hand;
                 if c.m.is_drop() {
                     // A larger attacker hand could leave the defender without this piece.
@@ -1009,6 +1061,7 @@ mod tests {
             len: 0,
             resolved_hand: Hand::EMPTY,
             path_dependent: false,
+            depth_cut: false,
             waits_for,
         }
     }
