@@ -84,6 +84,9 @@ struct Child {
     /// The sibling (index from the node's first child) this move waits for, or `NO_WAIT`: a
     /// non-promotion waits until the same move with promotion has failed.
     waits_for: u16,
+    /// A defender's drop on a square not next to the king: such interpositions, on whatever
+    /// square, wait for one another (see `summarise`).
+    far_drop: bool,
 }
 
 /// A child that waits for no sibling.
@@ -425,7 +428,12 @@ impl Solver {
                             n += 1;
                         }
                     }
-                    c.pn = n + squares.count();
+                    // Interpositions away from the king count once in all.
+                    let near = pos
+                        .king_square(pos.side_to_move())
+                        .map_or(Bitboard::EMPTY, attacks::king_attacks);
+                    c.pn =
+                        n + (squares & near).count() + squares.and_not(near).is_nonempty() as u32;
                     if evasions.len() == 1 && ply + 3 <= self.depth_limit {
                         self.try_mate_in_three(pos, &evasions, &mut c);
                     }
@@ -482,6 +490,12 @@ impl Solver {
         // Interpositions last, grouped by square: `summarise` lets one drop per square at a time
         // count, since the defender's pieces on one square usually fall to the same reply.
         self.children[base..].sort_by_key(|c| c.m.is_drop().then(|| c.m.to().index()));
+        let near = pos
+            .king_square(pos.side_to_move())
+            .map_or(Bitboard::EMPTY, attacks::king_attacks);
+        for c in &mut self.children[base..] {
+            c.far_drop = c.m.is_drop() && !near.contains(c.m.to());
+        }
         link_non_promotions(pos, &mut self.children[base..]);
     }
 
@@ -501,6 +515,7 @@ impl Solver {
             path_dependent: false,
             depth_cut: false,
             waits_for: NO_WAIT,
+            far_drop: false,
         };
         if self.path.contains_key(&pos.key()) {
             c.pn = INF;
@@ -863,8 +878,16 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
     // Interpositions on one square wait until the earlier ones there are proven.
     let mut group_to = None;
     let mut group_open = false;
+    // Interpositions away from the king, on any square, wait for one another: the defender's
+    // far drops are mostly useless, and counting each square made distant checks look costly.
+    let mut far_open = false;
     for (i, c) in children.iter().enumerate() {
-        if !or_node && c.m.is_drop() {
+        if !or_node && c.far_drop {
+            if far_open {
+                continue;
+            }
+            far_open |= c.pn != 0;
+        } else if !or_node && c.m.is_drop() {
             if group_to == Some(c.m.to()) {
                 if group_open {
                     continue;
@@ -1071,6 +1094,7 @@ mod tests {
             path_dependent: false,
             depth_cut: false,
             waits_for,
+            far_drop: false,
         }
     }
 
@@ -1098,6 +1122,25 @@ mod tests {
         checks[0].dn = 0;
         let s = summarise(&checks, true);
         assert_eq!((s.pn, s.dn, s.best), (1, 6, 1));
+    }
+
+    #[test]
+    fn interpositions_away_from_the_king_wait_for_one_another() {
+        let king_move = Move::normal(sq("5a"), sq("4a"), false);
+        let far = |to: &str| {
+            let mut c = child(Move::drop(PieceType::Gold, sq(to)), 2, 1, NO_WAIT);
+            c.far_drop = true;
+            c
+        };
+        let mut evasions = [child(king_move, 3, 1, NO_WAIT), far("5c"), far("5d")];
+        // Only the first far drop counts, whatever its square.
+        assert_eq!(summarise(&evasions, false).pn, 5);
+        evasions[1].pn = 0;
+        evasions[1].dn = INF;
+        assert_eq!(summarise(&evasions, false).pn, 5);
+        evasions[2].pn = 0;
+        evasions[2].dn = INF;
+        assert_eq!(summarise(&evasions, false).pn, 3);
     }
 
     #[test]
