@@ -452,23 +452,33 @@ impl Solver {
     /// proven at once. The proofs keep the whole hand, which is always safe.
     fn try_mate_in_three(&mut self, pos: &mut Position, replies: &[Move], c: &mut Child) {
         let hand = pos.hand(self.attacker);
+        let mut proof = Hand::EMPTY;
         for &r in replies {
             pos.do_move(r);
-            let mated = super::mate_in_one(pos).is_some();
-            if mated {
+            let mate = super::mate_in_one(pos);
+            if let Some(m) = mate {
+                // The proof hand: the mating move's piece if it is a drop, and what the
+                // defender must not be able to interpose once mated.
+                let after_reply = pos.hand(self.attacker);
+                pos.do_move(m);
+                let mated = interposition_proof_hand(pos, self.attacker, Hand::EMPTY);
+                pos.undo_move(m);
+                let needed = before_move(pos, m, mated).min(after_reply);
+                proof = proof.max(needed);
                 let key = self.key(pos);
-                self.table.store(key, hand, 0, INF, 1, 1);
+                self.table.store(key, needed, 0, INF, 1, 1);
             }
             pos.undo_move(r);
-            if !mated {
+            if mate.is_none() {
                 return;
             }
         }
+        let proof = interposition_proof_hand(pos, self.attacker, proof).min(hand);
         c.pn = 0;
         c.dn = INF;
         c.len = 2;
-        c.resolved_hand = hand;
-        self.table.store(c.key, hand, 0, INF, 2, 1);
+        c.resolved_hand = proof;
+        self.table.store(c.key, proof, 0, INF, 2, 1);
     }
 
     /// Pushes the evasions of an AND node. One that is already disproven settles the node.
