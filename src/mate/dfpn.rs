@@ -84,8 +84,9 @@ struct Child {
     /// The sibling (index from the node's first child) this move waits for, or `NO_WAIT`: a
     /// non-promotion waits until the same move with promotion has failed.
     waits_for: u16,
-    /// A defender's drop on a square not next to the king: such interpositions, on whatever
-    /// square, wait for one another (see `summarise`).
+    /// A defender's drop on a square neither next to the king nor covered by another of the
+    /// defender's pieces: such interpositions, on whatever square, wait for one another (see
+    /// `summarise` and [`far_block_context`]).
     far_drop: bool,
 }
 
@@ -421,19 +422,19 @@ impl Solver {
                     // Interpositions on one square count once: they are searched in turn.
                     let mut squares = Bitboard::EMPTY;
                     let mut n = 0;
+                    let mut far = false;
+                    let (near, checker) = far_block_context(pos);
                     for e in evasions.iter() {
-                        if e.is_drop() {
+                        if is_far_block(*e, near, checker) {
+                            far = true;
+                        } else if e.is_drop() {
                             squares = squares.with(e.to());
                         } else {
                             n += 1;
                         }
                     }
-                    // Interpositions away from the king count once in all.
-                    let near = pos
-                        .king_square(pos.side_to_move())
-                        .map_or(Bitboard::EMPTY, attacks::king_attacks);
-                    c.pn =
-                        n + (squares & near).count() + squares.and_not(near).is_nonempty() as u32;
+                    // Interpositions that nothing of the defender's covers count once in all.
+                    c.pn = n + squares.count() + far as u32;
                     if evasions.len() == 1 && ply + 3 <= self.depth_limit {
                         self.try_mate_in_three(pos, &evasions, &mut c);
                     }
@@ -500,11 +501,9 @@ impl Solver {
         // Interpositions last, grouped by square: `summarise` lets one drop per square at a time
         // count, since the defender's pieces on one square usually fall to the same reply.
         self.children[base..].sort_by_key(|c| c.m.is_drop().then(|| c.m.to().index()));
-        let near = pos
-            .king_square(pos.side_to_move())
-            .map_or(Bitboard::EMPTY, attacks::king_attacks);
+        let (near, checker) = far_block_context(pos);
         for c in &mut self.children[base..] {
-            c.far_drop = c.m.is_drop() && !near.contains(c.m.to());
+            c.far_drop = is_far_block(c.m, near, checker);
         }
         link_non_promotions(pos, &mut self.children[base..]);
     }
@@ -888,8 +887,9 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
     // Interpositions on one square wait until the earlier ones there are proven.
     let mut group_to = None;
     let mut group_open = false;
-    // Interpositions away from the king, on any square, wait for one another: the defender's
-    // far drops are mostly useless, and counting each square made distant checks look costly.
+    // Interpositions on squares the defender does not cover, on any square, wait for one
+    // another: they are mostly useless (the checker takes them), and counting each square made
+    // distant checks look costly.
     let mut far_open = false;
     for (i, c) in children.iter().enumerate() {
         if !or_node && c.far_drop {
@@ -989,6 +989,33 @@ fn line_drop(m: Move, or_node: bool) -> Option<usize> {
         PieceType::Rook => Some(2),
         _ => None,
     }
+}
+
+/// The squares where an interposition counts on its own (next to the defender's king, or
+/// covered by one of the defender's pieces) and the checking piece's square (`None` in double
+/// check or out of check), for [`is_far_block`].
+fn far_block_context(pos: &Position) -> (Bitboard, Option<crate::types::Square>) {
+    let us = pos.side_to_move();
+    let Some(king) = pos.king_square(us) else {
+        return (Bitboard::EMPTY, None);
+    };
+    let checker = pos.checkers().single();
+    let mut near = attacks::king_attacks(king);
+    if let Some(ch) = checker {
+        let occ = pos.occupied();
+        for sq in attacks::between(king, ch).and_not(near) {
+            if pos.is_attacked(us, sq, occ) {
+                near = near.with(sq);
+            }
+        }
+    }
+    (near, checker)
+}
+
+/// Whether the evasion `m` is a drop against a distant check on a square where it does not
+/// count on its own (see [`far_block_context`]).
+fn is_far_block(m: Move, near: Bitboard, checker: Option<crate::types::Square>) -> bool {
+    checker.is_some() && m.is_drop() && !near.contains(m.to())
 }
 
 /// Every piece of every kind: the start of a minimum over disproof hands.
@@ -1151,6 +1178,27 @@ mod tests {
         evasions[2].pn = 0;
         evasions[2].dn = INF;
         assert_eq!(summarise(&evasions, false).pn, 3);
+    }
+
+    #[test]
+    fn interpositions_count_on_their_own_next_to_the_king_or_where_covered() {
+        // A rook checks up the file; the defender's gold on 6d covers 5d and 5e.
+        let pos = Position::from_sfen("4k4/9/9/3g5/9/9/9/9/4R4 w p 1").unwrap();
+        let (near, checker) = far_block_context(&pos);
+        assert_eq!(checker, Some(sq("5i")));
+        for (to, far) in [
+            ("5b", false),
+            ("5c", true),
+            ("5d", false),
+            ("5e", false),
+            ("5f", true),
+            ("5h", true),
+        ] {
+            let drop = Move::drop(PieceType::Pawn, sq(to));
+            assert_eq!(is_far_block(drop, near, checker), far, "{to}");
+        }
+        let gold_blocks = Move::normal(sq("6d"), sq("5d"), false);
+        assert!(!is_far_block(gold_blocks, near, checker));
     }
 
     #[test]
