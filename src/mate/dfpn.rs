@@ -78,9 +78,16 @@ struct Child {
     resolved_hand: Hand,
     /// Its disproof rests on a repetition of the current path.
     path_dependent: bool,
+    /// Its disproof rests on the depth limit: no mate within the plies left (see
+    /// [`Solver::bounded_key`]).
+    depth_cut: bool,
     /// The sibling (index from the node's first child) this move waits for, or `NO_WAIT`: a
     /// non-promotion waits until the same move with promotion has failed.
     waits_for: u16,
+    /// A defender's drop on a square neither next to the king nor covered by another of the
+    /// defender's pieces: such interpositions, on whatever square, wait for one another (see
+    /// `summarise` and [`far_block_context`]).
+    far_drop: bool,
 }
 
 /// A child that waits for no sibling.
@@ -100,6 +107,7 @@ struct Outcome {
     len: u16,
     resolved_hand: Hand,
     path_dependent: bool,
+    depth_cut: bool,
 }
 
 type PathSet = HashMap<u64, u32, BuildHasherDefault<super::KeyHasher>>;
@@ -117,8 +125,6 @@ pub struct Solver {
     /// Plies from the root beyond which a node counts as a (path-dependent) failure: set while
     /// looking for a shorter mate than the one found.
     depth_limit: usize,
-    /// Some node failed only for being too deep.
-    depth_cut: bool,
 }
 
 impl Solver {
@@ -133,7 +139,6 @@ impl Solver {
             limits: SolveLimits::default(),
             aborted: false,
             depth_limit: MAX_PLY,
-            depth_cut: false,
         }
     }
 
@@ -161,16 +166,22 @@ impl Solver {
         self.path.clear();
         self.children.clear();
         self.depth_limit = MAX_PLY;
-        self.depth_cut = false;
         let mut root = self.search_root(pos);
         // A disproof of the root that rests on repetitions is still a disproof: every
         // repetition it counted as a failure lies below the root, where repeating is a
         // perpetual check by the attacker. Only failures for depth leave it open.
-        let root_disproven = root.dn == 0 && !(root.path_dependent && self.depth_cut);
+        let root_disproven = root.dn == 0 && !root.depth_cut;
         if root.pn == 0 && self.limits.shorten {
             // Look for mates two plies shorter than the best so far until none is found
-            // within the budget.
-            let budget = self.nodes.saturating_mul(2).saturating_add(100_000);
+            // within the budget. Each try gets at most half the first proof's work (at least
+            // 300k nodes): a shorter mate, when there is one, is found quickly (on the classics
+            // at 1.2M nodes no successful try took more than 297k nodes or 2.4 times the
+            // first proof's work below 300k), while the last try, which has to show there is
+            // none, rarely can and would spend all the rest (寿: 8.5M nodes after a first
+            // proof of 4.2M).
+            let first = self.nodes;
+            let budget = first.saturating_mul(2).saturating_add(100_000);
+            let per_try = (first / 2).max(300_000);
             let stop_at = self
                 .limits
                 .nodes
@@ -184,6 +195,7 @@ impl Solver {
             }
             while root.len >= 3 && !self.aborted {
                 self.depth_limit = root.len as usize - 2;
+                self.limits.nodes = Some(stop_at.min(self.nodes.saturating_add(per_try)));
                 let r = self.search_root(pos);
                 if r.pn != 0 {
                     break;
@@ -223,11 +235,10 @@ impl Solver {
         self.aborted = false;
         self.limits = limits;
         self.depth_limit = MAX_PLY;
-        self.depth_cut = false;
         let root = self.search_root(pos);
         if root.pn == 0 {
             Some(true)
-        } else if root.dn == 0 && !(root.path_dependent && self.depth_cut) {
+        } else if root.dn == 0 && !root.depth_cut {
             Some(false)
         } else {
             None
@@ -287,13 +298,13 @@ impl Solver {
         }
         let hand = pos.hand(self.attacker);
         if ply >= self.depth_limit {
-            self.depth_cut = true;
             return Outcome {
                 pn: INF,
                 dn: 0,
                 len: 0,
                 resolved_hand: hand,
-                path_dependent: true,
+                path_dependent: false,
+                depth_cut: true,
             };
         }
         let or_node = pos.side_to_move() == self.attacker;
@@ -351,9 +362,24 @@ impl Solver {
             child.len = r.len;
             child.resolved_hand = r.resolved_hand;
             child.path_dependent = r.path_dependent;
+            child.depth_cut = r.depth_cut;
         };
         self.children.truncate(base);
-        if !result.path_dependent {
+        if result.depth_cut {
+            // No mate within the plies left: true for this node whatever the path to it, under
+            // the key that counts those plies.
+            if !result.path_dependent && self.depth_limit < MAX_PLY {
+                let bounded = self.bounded_key(key, ply);
+                self.table.store(
+                    bounded,
+                    result.resolved_hand,
+                    INF,
+                    0,
+                    0,
+                    self.nodes - start_nodes + 1,
+                );
+            }
+        } else if !result.path_dependent {
             let stored_hand = if result.pn == 0 || result.dn == 0 {
                 result.resolved_hand
             } else {
@@ -396,14 +422,19 @@ impl Solver {
                     // Interpositions on one square count once: they are searched in turn.
                     let mut squares = Bitboard::EMPTY;
                     let mut n = 0;
+                    let mut far = false;
+                    let (near, checker) = far_block_context(pos);
                     for e in evasions.iter() {
-                        if e.is_drop() {
+                        if is_far_block(*e, near, checker) {
+                            far = true;
+                        } else if e.is_drop() {
                             squares = squares.with(e.to());
                         } else {
                             n += 1;
                         }
                     }
-                    c.pn = n + squares.count();
+                    // Interpositions that nothing of the defender's covers count once in all.
+                    c.pn = n + squares.count() + far as u32;
                     if evasions.len() == 1 && ply + 3 <= self.depth_limit {
                         self.try_mate_in_three(pos, &evasions, &mut c);
                     }
@@ -422,23 +453,33 @@ impl Solver {
     /// proven at once. The proofs keep the whole hand, which is always safe.
     fn try_mate_in_three(&mut self, pos: &mut Position, replies: &[Move], c: &mut Child) {
         let hand = pos.hand(self.attacker);
+        let mut proof = Hand::EMPTY;
         for &r in replies {
             pos.do_move(r);
-            let mated = super::mate_in_one(pos).is_some();
-            if mated {
+            let mate = super::mate_in_one(pos);
+            if let Some(m) = mate {
+                // The proof hand: the mating move's piece if it is a drop, and what the
+                // defender must not be able to interpose once mated.
+                let after_reply = pos.hand(self.attacker);
+                pos.do_move(m);
+                let mated = interposition_proof_hand(pos, self.attacker, Hand::EMPTY);
+                pos.undo_move(m);
+                let needed = before_move(pos, m, mated).min(after_reply);
+                proof = proof.max(needed);
                 let key = self.key(pos);
-                self.table.store(key, hand, 0, INF, 1, 1);
+                self.table.store(key, needed, 0, INF, 1, 1);
             }
             pos.undo_move(r);
-            if !mated {
+            if mate.is_none() {
                 return;
             }
         }
+        let proof = interposition_proof_hand(pos, self.attacker, proof).min(hand);
         c.pn = 0;
         c.dn = INF;
         c.len = 2;
-        c.resolved_hand = hand;
-        self.table.store(c.key, hand, 0, INF, 2, 1);
+        c.resolved_hand = proof;
+        self.table.store(c.key, proof, 0, INF, 2, 1);
     }
 
     /// Pushes the evasions of an AND node. One that is already disproven settles the node.
@@ -460,6 +501,10 @@ impl Solver {
         // Interpositions last, grouped by square: `summarise` lets one drop per square at a time
         // count, since the defender's pieces on one square usually fall to the same reply.
         self.children[base..].sort_by_key(|c| c.m.is_drop().then(|| c.m.to().index()));
+        let (near, checker) = far_block_context(pos);
+        for c in &mut self.children[base..] {
+            c.far_drop = is_far_block(c.m, near, checker);
+        }
         link_non_promotions(pos, &mut self.children[base..]);
     }
 
@@ -477,14 +522,16 @@ impl Solver {
             len: 0,
             resolved_hand: hand,
             path_dependent: false,
+            depth_cut: false,
             waits_for: NO_WAIT,
+            far_drop: false,
         };
         if self.path.contains_key(&pos.key()) {
             c.pn = INF;
             c.dn = 0;
             c.path_dependent = true;
-        } else if let Some(p) = self.table.probe(key, hand) {
-            c.set(p, ply, self.depth_limit);
+        } else {
+            self.look_up(&mut c, ply);
         }
         c
     }
@@ -496,14 +543,47 @@ impl Solver {
                 self.table.prefetch(c.key);
             }
         }
-        for c in &mut self.children[base..] {
+        for i in base..self.children.len() {
+            let mut c = self.children[i];
             if c.path_dependent || c.is_resolved() {
                 continue;
             }
-            if let Some(p) = self.table.probe(c.key, c.hand) {
+            self.look_up(&mut c, ply);
+            self.children[i] = c;
+        }
+    }
+
+    /// Takes what the table knows of the child `c` at `ply`: a proof short enough for the
+    /// depth limit, a disproof, a failure within the plies left, or open numbers.
+    fn look_up(&self, c: &mut Child, ply: usize) {
+        let p = self.table.probe(c.key, c.hand);
+        if let Some(p) = p {
+            if p.is_disproven() || (p.is_proven() && ply + p.len as usize <= self.depth_limit) {
                 c.set(p, ply, self.depth_limit);
+                return;
             }
         }
+        if self.depth_limit < MAX_PLY {
+            if let Some(b) = self.table.probe(self.bounded_key(c.key, ply), c.hand) {
+                if b.is_disproven() {
+                    c.pn = INF;
+                    c.dn = 0;
+                    c.resolved_hand = b.hand;
+                    c.depth_cut = true;
+                    return;
+                }
+            }
+        }
+        if let Some(p) = p {
+            c.set(p, ply, self.depth_limit);
+        }
+    }
+
+    /// The key under which a failure of the node `key` at `ply` for the depth limit is kept:
+    /// "no mate within the plies left", which holds whatever the path, for that many plies.
+    fn bounded_key(&self, key: u64, ply: usize) -> u64 {
+        let left = self.depth_limit.saturating_sub(ply) as u64 + 1;
+        key ^ left.wrapping_mul(0xd6e8_feb8_6659_fd93).rotate_left(29)
     }
 
     /// The node's result from its children's, with the proof or disproof hand it can claim.
@@ -516,6 +596,7 @@ impl Solver {
             len: 0,
             resolved_hand: hand,
             path_dependent: false,
+            depth_cut: false,
         };
         if pn == 0 {
             if or_node {
@@ -546,6 +627,7 @@ impl Solver {
                 for c in children {
                     disproof = disproof.min(before_move(pos, c.m, c.resolved_hand));
                     out.path_dependent |= c.path_dependent;
+                    out.depth_cut |= c.depth_cut;
                 }
                 for pt in PieceType::HAND {
                     if !hand.has(pt) {
@@ -554,13 +636,15 @@ impl Solver {
                 }
                 out.resolved_hand = disproof.max(hand);
             } else {
-                // One evasion refutes; prefer one that does not rest on a repetition.
+                // One evasion refutes; prefer one that rests on nothing, then one that rests
+                // only on the depth limit (whose failure can still be stored).
                 let c = children
                     .iter()
                     .filter(|c| c.dn == 0)
-                    .min_by_key(|c| c.path_dependent)
+                    .min_by_key(|c| (c.path_dependent, c.depth_cut))
                     .expect("a disproven AND node has a disproven child");
                 out.path_dependent = c.path_dependent;
+                out.depth_cut = c.depth_cut;
                 let mut disproof = c.resolved_hand;
                 if c.m.is_drop() {
                     // A larger attacker hand could leave the defender without this piece.
@@ -803,8 +887,17 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
     // Interpositions on one square wait until the earlier ones there are proven.
     let mut group_to = None;
     let mut group_open = false;
+    // Interpositions on squares the defender does not cover, on any square, wait for one
+    // another: they are mostly useless (the checker takes them), and counting each square made
+    // distant checks look costly.
+    let mut far_open = false;
     for (i, c) in children.iter().enumerate() {
-        if !or_node && c.m.is_drop() {
+        if !or_node && c.far_drop {
+            if far_open {
+                continue;
+            }
+            far_open |= c.pn != 0;
+        } else if !or_node && c.m.is_drop() {
             if group_to == Some(c.m.to()) {
                 if group_open {
                     continue;
@@ -896,6 +989,33 @@ fn line_drop(m: Move, or_node: bool) -> Option<usize> {
         PieceType::Rook => Some(2),
         _ => None,
     }
+}
+
+/// The squares where an interposition counts on its own (next to the defender's king, or
+/// covered by one of the defender's pieces) and the checking piece's square (`None` in double
+/// check or out of check), for [`is_far_block`].
+fn far_block_context(pos: &Position) -> (Bitboard, Option<crate::types::Square>) {
+    let us = pos.side_to_move();
+    let Some(king) = pos.king_square(us) else {
+        return (Bitboard::EMPTY, None);
+    };
+    let checker = pos.checkers().single();
+    let mut near = attacks::king_attacks(king);
+    if let Some(ch) = checker {
+        let occ = pos.occupied();
+        for sq in attacks::between(king, ch).and_not(near) {
+            if pos.is_attacked(us, sq, occ) {
+                near = near.with(sq);
+            }
+        }
+    }
+    (near, checker)
+}
+
+/// Whether the evasion `m` is a drop against a distant check on a square where it does not
+/// count on its own (see [`far_block_context`]).
+fn is_far_block(m: Move, near: Bitboard, checker: Option<crate::types::Square>) -> bool {
+    checker.is_some() && m.is_drop() && !near.contains(m.to())
 }
 
 /// Every piece of every kind: the start of a minimum over disproof hands.
@@ -1009,7 +1129,9 @@ mod tests {
             len: 0,
             resolved_hand: Hand::EMPTY,
             path_dependent: false,
+            depth_cut: false,
             waits_for,
+            far_drop: false,
         }
     }
 
@@ -1037,6 +1159,46 @@ mod tests {
         checks[0].dn = 0;
         let s = summarise(&checks, true);
         assert_eq!((s.pn, s.dn, s.best), (1, 6, 1));
+    }
+
+    #[test]
+    fn interpositions_away_from_the_king_wait_for_one_another() {
+        let king_move = Move::normal(sq("5a"), sq("4a"), false);
+        let far = |to: &str| {
+            let mut c = child(Move::drop(PieceType::Gold, sq(to)), 2, 1, NO_WAIT);
+            c.far_drop = true;
+            c
+        };
+        let mut evasions = [child(king_move, 3, 1, NO_WAIT), far("5c"), far("5d")];
+        // Only the first far drop counts, whatever its square.
+        assert_eq!(summarise(&evasions, false).pn, 5);
+        evasions[1].pn = 0;
+        evasions[1].dn = INF;
+        assert_eq!(summarise(&evasions, false).pn, 5);
+        evasions[2].pn = 0;
+        evasions[2].dn = INF;
+        assert_eq!(summarise(&evasions, false).pn, 3);
+    }
+
+    #[test]
+    fn interpositions_count_on_their_own_next_to_the_king_or_where_covered() {
+        // A rook checks up the file; the defender's gold on 6d covers 5d and 5e.
+        let pos = Position::from_sfen("4k4/9/9/3g5/9/9/9/9/4R4 w p 1").unwrap();
+        let (near, checker) = far_block_context(&pos);
+        assert_eq!(checker, Some(sq("5i")));
+        for (to, far) in [
+            ("5b", false),
+            ("5c", true),
+            ("5d", false),
+            ("5e", false),
+            ("5f", true),
+            ("5h", true),
+        ] {
+            let drop = Move::drop(PieceType::Pawn, sq(to));
+            assert_eq!(is_far_block(drop, near, checker), far, "{to}");
+        }
+        let gold_blocks = Move::normal(sq("6d"), sq("5d"), false);
+        assert!(!is_far_block(gold_blocks, near, checker));
     }
 
     #[test]
