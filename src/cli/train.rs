@@ -137,6 +137,10 @@ pub struct TrainArgs {
     /// evaluation
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub distill: usize,
+    /// Give the net a second layer (the head) if it has none; its output starts at zero, so a
+    /// net given with --init evaluates as before until it is trained
+    #[arg(long)]
+    pub head: bool,
 }
 
 /// `hayate train`.
@@ -182,6 +186,9 @@ pub fn train(a: TrainArgs) -> Outcome {
         Some(path) => FloatNet::from_quantised(&Network::load(path)?),
         None => FloatNet::random(opts.seed),
     };
+    if a.head {
+        net.add_head(opts.seed);
+    }
     if a.init.is_some() && !valid_samples.is_empty() {
         // The starting net on the same validation set: the yardstick a new net must beat
         // (with `--epochs 0`, the only thing printed).

@@ -13,6 +13,9 @@
 //! - Each epoch sees every position once, in a shuffled order, each mirrored left to right with
 //!   probability ½ (shogi is symmetric under it).
 //! - The output weights are kept within the range an i16 holds once quantised.
+//! - With a head (`--head`, [`crate::eval::nnue::Head`]), the head's output adds to the linear
+//!   output; a head added to a trained net starts with output weights of zero, so training
+//!   starts from the net's own evaluation.
 
 pub mod data;
 
@@ -22,12 +25,18 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use crate::eval::nnue::{mirror_feature, Network, FEATURES, HIDDEN, OUTPUT_SCALE, QA, QA_ACC, QB};
+use crate::eval::nnue::{
+    mirror_feature, Head, Network, FEATURES, HEAD, HEAD_ONE, HIDDEN, OUTPUT_SCALE, QA, QA_ACC, QB,
+    QV,
+};
 use data::Samples;
 
 const H: usize = HIDDEN;
 /// The largest output weight the quantised net can hold.
 const W2_LIMIT: f32 = 32767.0 / QB as f32;
+/// The head's weights stay within ±8, so that its i32 sums (256 · 8·QV · 2·HIDDEN at most)
+/// never wrap.
+const V_LIMIT: f32 = 8.0;
 
 /// The trainer's settings.
 #[derive(Clone, Debug)]
@@ -64,6 +73,15 @@ pub struct FloatNet {
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
     pub b2: f32,
+    pub head: Option<FloatHead>,
+}
+
+/// The head in `f32`, laid out as [`Head`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatHead {
+    pub v: Vec<f32>,
+    pub c: Vec<f32>,
+    pub u: Vec<f32>,
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -89,19 +107,43 @@ impl FloatNet {
             b1: (0..H).map(|_| rng.gen_range(0.1..0.4)).collect(),
             w2: (0..2 * H).map(|_| rng.gen_range(-0.15..0.15)).collect(),
             b2: 0.0,
+            head: None,
         }
     }
 
-    fn len(&self) -> usize {
-        self.w1.len() + self.b1.len() + self.w2.len() + 1
+    /// Gives the net a head (if it has none): random input weights and biases, so that its
+    /// units start in their live range, and output weights of zero, so that the net's
+    /// evaluation does not change until it is trained.
+    pub fn add_head(&mut self, seed: u64) {
+        if self.head.is_some() {
+            return;
+        }
+        let mut rng = StdRng::seed_from_u64(seed ^ 0x4845_4144);
+        self.head = Some(FloatHead {
+            v: (0..HEAD * 2 * H)
+                .map(|_| rng.gen_range(-0.1..0.1))
+                .collect(),
+            c: (0..HEAD).map(|_| rng.gen_range(0.0..0.5)).collect(),
+            u: vec![0.0; HEAD],
+        });
     }
 
-    fn zeros() -> FloatNet {
+    fn len(&self) -> usize {
+        self.params().count()
+    }
+
+    /// A net of zeros of the same shape (a gradient's buffer).
+    fn zeros_like(&self) -> FloatNet {
         FloatNet {
             w1: vec![0.0; FEATURES * H],
             b1: vec![0.0; H],
             w2: vec![0.0; 2 * H],
             b2: 0.0,
+            head: self.head.as_ref().map(|_| FloatHead {
+                v: vec![0.0; HEAD * 2 * H],
+                c: vec![0.0; HEAD],
+                u: vec![0.0; HEAD],
+            }),
         }
     }
 
@@ -134,6 +176,12 @@ impl FloatNet {
         for i in 0..H {
             o += activate(a[i]) * self.w2[i] + activate(b[i]) * self.w2[H + i];
         }
+        if let Some(head) = &self.head {
+            let x = inputs(a, b);
+            for j in 0..HEAD {
+                o += head.u[j] * head_unit(head, j, &x).clamp(0.0, 1.0);
+            }
+        }
         o
     }
 
@@ -152,6 +200,14 @@ impl FloatNet {
             b1: self.b1.iter().map(|&x| q(x, QA_ACC, 32767)).collect(),
             w2: self.w2.iter().map(|&x| q(x, QB, 32767)).collect(),
             b2: (self.b2 * (QA * QB) as f32).round() as i32,
+            head: self.head.as_ref().map(|h| Head {
+                v: h.v.iter().map(|&x| q(x, QV, 32767)).collect(),
+                c: h.c
+                    .iter()
+                    .map(|&x| (x * HEAD_ONE as f32).round() as i32)
+                    .collect(),
+                u: h.u.iter().map(|&x| q(x, QB, 32767)).collect(),
+            }),
         }
     }
 
@@ -162,23 +218,38 @@ impl FloatNet {
             b1: n.b1.iter().map(|&x| x as f32 / QA_ACC as f32).collect(),
             w2: n.w2.iter().map(|&x| x as f32 / QB as f32).collect(),
             b2: n.b2 as f32 / (QA * QB) as f32,
+            head: n.head.as_ref().map(|h| FloatHead {
+                v: h.v.iter().map(|&x| x as f32 / QV as f32).collect(),
+                c: h.c.iter().map(|&x| x as f32 / HEAD_ONE as f32).collect(),
+                u: h.u.iter().map(|&x| x as f32 / QB as f32).collect(),
+            }),
         }
     }
 
     fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        let head = self
+            .head
+            .iter_mut()
+            .flat_map(|h| h.v.iter_mut().chain(h.c.iter_mut()).chain(h.u.iter_mut()));
         self.w1
             .iter_mut()
             .chain(self.b1.iter_mut())
             .chain(self.w2.iter_mut())
             .chain(std::iter::once(&mut self.b2))
+            .chain(head)
     }
 
     fn params(&self) -> impl Iterator<Item = &f32> {
+        let head = self
+            .head
+            .iter()
+            .flat_map(|h| h.v.iter().chain(h.c.iter()).chain(h.u.iter()));
         self.w1
             .iter()
             .chain(self.b1.iter())
             .chain(self.w2.iter())
             .chain(std::iter::once(&self.b2))
+            .chain(head)
     }
 
     fn add(&mut self, other: &FloatNet) {
@@ -192,6 +263,22 @@ impl FloatNet {
             *a = 0.0;
         }
     }
+}
+
+/// The activations of both sides, in the order of `w2` and the head's rows.
+fn inputs(a: &[f32; H], b: &[f32; H]) -> [f32; 2 * H] {
+    let mut x = [0f32; 2 * H];
+    for i in 0..H {
+        x[i] = activate(a[i]);
+        x[H + i] = activate(b[i]);
+    }
+    x
+}
+
+/// Head unit `j`'s sum, before its clamp.
+fn head_unit(head: &FloatHead, j: usize, x: &[f32; 2 * H]) -> f32 {
+    let row = &head.v[j * 2 * H..(j + 1) * 2 * H];
+    head.c[j] + row.iter().zip(x).map(|(w, x)| w * x).sum::<f32>()
 }
 
 /// The training target of sample `i`.
@@ -217,19 +304,42 @@ fn backprop(
     let t = target(s, i, share);
     let g = 2.0 * (p - t) * p * (1.0 - p);
     grad.b2 += g;
-    let mut da = [0f32; H];
-    let mut db = [0f32; H];
+    // The loss's gradient with respect to each activation: through w2, and through the head.
+    let mut dx = [0f32; 2 * H];
     for k in 0..H {
         grad.w2[k] += g * activate(a[k]);
         grad.w2[H + k] += g * activate(b[k]);
+        dx[k] = g * net.w2[k];
+        dx[H + k] = g * net.w2[H + k];
+    }
+    if let (Some(head), Some(gh)) = (&net.head, &mut grad.head) {
+        let x = inputs(&a, &b);
+        for j in 0..HEAD {
+            let z = head_unit(head, j, &x);
+            gh.u[j] += g * z.clamp(0.0, 1.0);
+            if z > 0.0 && z < 1.0 {
+                let dz = g * head.u[j];
+                gh.c[j] += dz;
+                let row = &head.v[j * 2 * H..(j + 1) * 2 * H];
+                let grow = &mut gh.v[j * 2 * H..(j + 1) * 2 * H];
+                for k in 0..2 * H {
+                    grow[k] += dz * x[k];
+                    dx[k] += dz * row[k];
+                }
+            }
+        }
+    }
+    let mut da = [0f32; H];
+    let mut db = [0f32; H];
+    for k in 0..H {
         // d/dx clamp(x,0,1)² = 2x inside the clamp.
         da[k] = if a[k] > 0.0 && a[k] < 1.0 {
-            g * net.w2[k] * 2.0 * a[k]
+            dx[k] * 2.0 * a[k]
         } else {
             0.0
         };
         db[k] = if b[k] > 0.0 && b[k] < 1.0 {
-            g * net.w2[H + k] * 2.0 * b[k]
+            dx[H + k] * 2.0 * b[k]
         } else {
             0.0
         };
@@ -361,6 +471,14 @@ impl Adam {
         for w in net.w2.iter_mut() {
             *w = w.clamp(-W2_LIMIT, W2_LIMIT);
         }
+        if let Some(h) = &mut net.head {
+            for w in h.v.iter_mut() {
+                *w = w.clamp(-V_LIMIT, V_LIMIT);
+            }
+            for w in h.u.iter_mut() {
+                *w = w.clamp(-W2_LIMIT, W2_LIMIT);
+            }
+        }
     }
 }
 
@@ -378,7 +496,7 @@ pub fn train(
     let mut rng = StdRng::seed_from_u64(opts.seed);
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut mirrors: Vec<bool> = vec![false; train.len()];
-    let mut grads: Vec<FloatNet> = (0..threads).map(|_| FloatNet::zeros()).collect();
+    let mut grads: Vec<FloatNet> = (0..threads).map(|_| net.zeros_like()).collect();
     let mut adam = Adam::new(net.len());
     let mut rate = opts.rate;
     for epoch in 1..=opts.epochs {
@@ -502,10 +620,88 @@ mod tests {
     }
 
     #[test]
+    fn the_head_gradient_matches_finite_differences() {
+        let s = toy_samples();
+        let mut net = FloatNet::random(9);
+        net.add_head(3);
+        // Output weights away from zero, so that the head's inner gradients are not all zero.
+        let mut rng = StdRng::seed_from_u64(4);
+        for u in net.head.as_mut().unwrap().u.iter_mut() {
+            *u = rng.gen_range(-1.0..1.0);
+        }
+        for sample in [0, 3] {
+            let mut grad = net.zeros_like();
+            backprop(&net, &s, sample, false, 0.75, &mut grad);
+            let (us, them) = s.sides(sample);
+            let f = us[2] as usize * H + 9;
+            let gh = grad.head.as_ref().unwrap();
+            let cases = [
+                (0, gh.u[5]),
+                (1, gh.c[2]),
+                (2, gh.v[2 * 2 * H + 17]),
+                (3, gh.v[7 * 2 * H + H + 40]),
+                (4, grad.w1[f]),
+                (5, grad.w2[H + 3]),
+            ];
+            for (which, analytic) in cases {
+                let eps = 1e-3;
+                let value = |delta: f32| {
+                    let mut n = net.clone();
+                    let h = n.head.as_mut().unwrap();
+                    match which {
+                        0 => h.u[5] += delta,
+                        1 => h.c[2] += delta,
+                        2 => h.v[2 * 2 * H + 17] += delta,
+                        3 => h.v[7 * 2 * H + H + 40] += delta,
+                        4 => n.w1[f] += delta,
+                        _ => n.w2[H + 3] += delta,
+                    }
+                    let p = sigmoid(n.output(us, them));
+                    let t = target(&s, sample, 0.75);
+                    (p - t) * (p - t)
+                };
+                let numeric = (value(eps) - value(-eps)) / (2.0 * eps);
+                assert!(
+                    (numeric - analytic).abs() < 1e-4 + 0.05 * analytic.abs(),
+                    "sample {sample}, {which}: {numeric} vs {analytic}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_new_head_leaves_the_output_as_it_was_and_trains() {
+        let s = toy_samples();
+        let mut net = FloatNet::random(5);
+        let (us, them) = s.sides(2);
+        let before = net.output(us, them);
+        net.add_head(1);
+        assert_eq!(net.output(us, them), before);
+        let opts = Options {
+            epochs: 30,
+            batch: 2,
+            rate: 3e-3,
+            threads: 2,
+            ..Options::default()
+        };
+        let start = loss(&net, &s, opts.score_share, 1);
+        train(
+            &mut net,
+            &s,
+            &Samples::new(),
+            &opts,
+            &mut |_, _| {},
+            &mut |_, _, _| {},
+        );
+        assert!(loss(&net, &s, opts.score_share, 1) < start * 0.5);
+        assert!(net.head.as_ref().unwrap().u.iter().any(|&u| u != 0.0));
+    }
+
+    #[test]
     fn the_gradient_matches_finite_differences() {
         let s = toy_samples();
         let net = FloatNet::random(9);
-        let mut grad = FloatNet::zeros();
+        let mut grad = net.zeros_like();
         backprop(&net, &s, 3, false, 0.75, &mut grad);
         let (us, them) = s.sides(3);
         let f = us[5] as usize * H + 7;

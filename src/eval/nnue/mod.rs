@@ -19,6 +19,12 @@
 //! - Both sides use the same weights W1. The side to move's accumulator comes first in the
 //!   output layer, so the net knows whose turn it is.
 //! - The activation is SCReLU, `clamp(x, 0, 1)²`.
+//! - An optional second layer, the head ([`Head`], version 6 of the file): [`HEAD`] units, each a
+//!   weighted sum of the same 2 × [`HIDDEN`] activations through CReLU, `clamp(z, 0, 1)`, whose
+//!   weighted sum is added to the output. The linear output alone can only add up what each
+//!   hidden unit says; the head lets the net combine them (an attack on the king counts for
+//!   more when the attacker also holds pieces in hand). Its output weights start at zero, so a
+//!   net given a head evaluates as before until it is trained.
 //! - Quantised: W1 and the accumulators in units of 1/[`QA_ACC`], the activation's input rounded
 //!   to units of 1/[`QA`], W2 in units of 1/[`QB`]. The output is in units of [`OUTPUT_SCALE`]
 //!   centipawns, the scale of the trainer's sigmoid.
@@ -65,8 +71,20 @@ pub const OUTPUT_SCALE: i32 = 600;
 /// The evaluation stays within this many centipawns, far from the mate scores.
 pub const EVAL_LIMIT: i32 = 20_000;
 
+/// Units of the head.
+pub const HEAD: usize = 16;
+/// Head weight quantisation: 1.0 is `QV`.
+pub const QV: i32 = 512;
+/// The head reads the activation `v²` (units of 1/QA²) shifted down by this many bits, so that
+/// it fits 0..=256 and a product with an i16 weight pairs up in an i32 (`madd`).
+pub const HEAD_SHIFT: u32 = 7;
+/// 1.0 of a head unit's sum: activation units (QA² / 2^HEAD_SHIFT) times weight units (QV).
+pub const HEAD_ONE: i32 = (QA * QA * QV) >> HEAD_SHIFT;
+
 /// The file's magic names the quantisation too (accumulator 724, activation 181, output 1024).
+/// Version 6 adds the head; a net without one is still written as version 5.
 const MAGIC: &[u8; 16] = b"HAYATE-NNUE-5\0\0\0";
+const MAGIC_6: &[u8; 16] = b"HAYATE-NNUE-6\0\0\0";
 /// The previous version: the same quantisation, without the king-relative features. It still
 /// loads, with those features' weights at zero (the same evaluation), so a trainer can start
 /// from it.
@@ -194,6 +212,19 @@ pub struct Network {
     /// `2 × HIDDEN`: the side to move's half, then the other side's.
     pub w2: Vec<i16>,
     pub b2: i32,
+    pub head: Option<Head>,
+}
+
+/// The second layer (see the module's notes), quantised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Head {
+    /// `HEAD × 2·HIDDEN`, unit-major, in units of 1/[`QV`]; each unit's inputs in the order of
+    /// `w2` (the side to move's activations, then the other side's).
+    pub v: Vec<i16>,
+    /// Each unit's bias, in units of 1/[`HEAD_ONE`].
+    pub c: Vec<i32>,
+    /// Each unit's output weight, in units of 1/[`QB`].
+    pub u: Vec<i16>,
 }
 
 impl std::fmt::Debug for Network {
@@ -204,19 +235,27 @@ impl std::fmt::Debug for Network {
 
 impl Network {
     /// Reads a net file: the magic, the feature and hidden sizes (u32 each), then W1, b1, W2 as
-    /// little-endian i16 and b2 as i32.
+    /// little-endian i16 and b2 as i32; version 6 then has the head's size (u32), its `v` (i16),
+    /// `c` (i32) and `u` (i16).
     pub fn from_bytes(data: &[u8]) -> Result<Network, String> {
-        if data.len() < 24 || (&data[..16] != MAGIC && &data[..16] != MAGIC_4) {
+        let magic = data.get(..16).unwrap_or_default();
+        if data.len() < 24 || (magic != MAGIC && magic != MAGIC_4 && magic != MAGIC_6) {
             return Err("not a Hayate NNUE file (bad magic)".into());
         }
-        let wanted = if &data[..16] == MAGIC {
-            FEATURES
-        } else {
+        let wanted = if magic == MAGIC_4 {
             REL_START
+        } else {
+            FEATURES
         };
+        let with_head = magic == MAGIC_6;
         let features = u32::from_le_bytes([data[16], data[17], data[18], data[19]]) as usize;
         let hidden = u32::from_le_bytes([data[20], data[21], data[22], data[23]]) as usize;
-        let expected = 16 + 8 + 2 * (wanted * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+        let head_bytes = if with_head {
+            4 + HEAD * (2 * 2 * HIDDEN + 4 + 2)
+        } else {
+            0
+        };
+        let expected = 16 + 8 + 2 * (wanted * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + head_bytes;
         if features != wanted || hidden != HIDDEN {
             return Err(format!(
                 "the net is {features}x{hidden}; this build reads {wanted}x{HIDDEN}"
@@ -228,31 +267,56 @@ impl Network {
                 data.len()
             ));
         }
-        let mut at = 24;
-        let mut take = |n: usize| -> Vec<i16> {
-            let v = data[at..at + 2 * n]
-                .chunks_exact(2)
-                .map(|b| i16::from_le_bytes([b[0], b[1]]))
-                .collect();
-            at += 2 * n;
-            v
-        };
-        let mut w1 = take(wanted * HIDDEN);
+        let mut r = Reader { data, at: 24 };
+        let mut w1 = r.i16s(wanted * HIDDEN);
         w1.resize(FEATURES * HIDDEN, 0);
-        let b1 = take(HIDDEN);
-        let w2 = take(2 * HIDDEN);
-        let b2 = i32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
-        Ok(Network { w1, b1, w2, b2 })
+        let b1 = r.i16s(HIDDEN);
+        let w2 = r.i16s(2 * HIDDEN);
+        let b2 = r.i32s(1)[0];
+        let head = if with_head {
+            let units = r.i32s(1)[0];
+            if units != HEAD as i32 {
+                return Err(format!(
+                    "the net's head has {units} units; this build reads {HEAD}"
+                ));
+            }
+            Some(Head {
+                v: r.i16s(HEAD * 2 * HIDDEN),
+                c: r.i32s(HEAD),
+                u: r.i16s(HEAD),
+            })
+        } else {
+            None
+        };
+        Ok(Network {
+            w1,
+            b1,
+            w2,
+            b2,
+            head,
+        })
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
+        let mut out = if self.head.is_some() { MAGIC_6 } else { MAGIC }.to_vec();
         out.extend_from_slice(&(FEATURES as u32).to_le_bytes());
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
         for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.b2.to_le_bytes());
+        if let Some(h) = &self.head {
+            out.extend_from_slice(&(HEAD as u32).to_le_bytes());
+            for v in &h.v {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            for c in &h.c {
+                out.extend_from_slice(&c.to_le_bytes());
+            }
+            for u in &h.u {
+                out.extend_from_slice(&u.to_le_bytes());
+            }
+        }
         out
     }
 
@@ -291,7 +355,11 @@ impl Network {
             simd::screlu_dot_on(path, them, b.try_into().expect("HIDDEN")),
         );
         // The sum is in units of QA² QB; one QA goes, the bias joins in QA QB.
-        let v = (sum / QA + self.b2) as i64 * OUTPUT_SCALE as i64 / (QA * QB) as i64;
+        let mut total = (sum / QA + self.b2) as i64;
+        if let Some(h) = &self.head {
+            total += h.output_on(path, us, them);
+        }
+        let v = total * OUTPUT_SCALE as i64 / (QA * QB) as i64;
         v as i32
     }
 
@@ -299,6 +367,50 @@ impl Network {
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let acc = Accumulator::new(pos, self);
         acc.evaluate(pos.side_to_move(), self)
+    }
+}
+
+/// Reads little-endian numbers one after another (the caller has checked the length).
+struct Reader<'a> {
+    data: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn i16s(&mut self, n: usize) -> Vec<i16> {
+        let v = self.data[self.at..self.at + 2 * n]
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        self.at += 2 * n;
+        v
+    }
+
+    fn i32s(&mut self, n: usize) -> Vec<i32> {
+        let v = self.data[self.at..self.at + 4 * n]
+            .chunks_exact(4)
+            .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        self.at += 4 * n;
+        v
+    }
+}
+
+impl Head {
+    /// The head's share of the output, in units of 1/(QA·QB) like the linear output's.
+    pub fn output_on(&self, path: simd::Path, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i64 {
+        let x = [simd::head_input(us), simd::head_input(them)];
+        let mut sum = 0i64;
+        for j in 0..HEAD {
+            let row = &self.v[j * 2 * HIDDEN..(j + 1) * 2 * HIDDEN];
+            let (a, b) = row.split_at(HIDDEN);
+            let z = simd::dot_on(path, &x[0], a.try_into().expect("HIDDEN"))
+                .wrapping_add(simd::dot_on(path, &x[1], b.try_into().expect("HIDDEN")))
+                .wrapping_add(self.c[j]);
+            sum += i64::from(self.u[j]) * i64::from(z.clamp(0, HEAD_ONE));
+        }
+        // u·h is in units of QB·HEAD_ONE; the output's are QA·QB.
+        sum * QA as i64 / HEAD_ONE as i64
     }
 }
 
@@ -446,6 +558,7 @@ mod tests {
             b1: (0..HIDDEN).map(|_| rng.gen_range(0..=60)).collect(),
             w2: (0..2 * HIDDEN).map(|_| rng.gen_range(-127..=127)).collect(),
             b2: rng.gen_range(-1000..=1000),
+            head: None,
         }
     }
 
@@ -483,6 +596,41 @@ mod tests {
         assert!(Network::from_bytes(&old[..old.len() - 1]).is_err());
         let new = Network::from_bytes(&old).unwrap().to_bytes();
         assert!(Network::from_bytes(&new[..new.len() - 2]).is_err());
+    }
+
+    #[test]
+    fn a_net_with_a_head_reads_back_and_a_silent_head_changes_nothing() {
+        let mut net = random_net(6);
+        let mut rng = StdRng::seed_from_u64(6);
+        let head = Head {
+            v: (0..HEAD * 2 * HIDDEN)
+                .map(|_| rng.gen_range(-600..=600))
+                .collect(),
+            c: (0..HEAD).map(|_| rng.gen_range(0..HEAD_ONE)).collect(),
+            u: vec![0; HEAD],
+        };
+        let pos = Position::from_sfen(
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+        )
+        .unwrap();
+        let plain = net.evaluate(&pos);
+        net.head = Some(head);
+        assert_eq!(
+            net.evaluate(&pos),
+            plain,
+            "output weights of zero add nothing"
+        );
+        net.head.as_mut().unwrap().u = (0..HEAD).map(|_| rng.gen_range(-2000..=2000)).collect();
+        assert_ne!(net.evaluate(&pos), plain);
+        let bytes = net.to_bytes();
+        assert_eq!(&bytes[..16], MAGIC_6);
+        let back = Network::from_bytes(&bytes).expect("a version-6 net loads");
+        assert_eq!(back.head, net.head);
+        assert_eq!(back.evaluate(&pos), net.evaluate(&pos));
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+        // Without a head the file is version 5, as before.
+        net.head = None;
+        assert_eq!(&net.to_bytes()[..16], MAGIC);
     }
 
     #[test]

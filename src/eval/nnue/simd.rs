@@ -11,8 +11,12 @@
 //! i32 for any i16 weights. The sum over all units wraps like the instructions do, so both
 //! paths agree on every input; for a net whose output stays within a few hundred pawns it never
 //! wraps.
+//!
+//! The head ([`super::Head`]) reads the same squares shifted down to `0..=256`
+//! ([`head_input`]), so that `madd` with an i16 weight pairs them up in an i32 without overflow,
+//! and sums them in i32 ([`dot_on`]), wrapping on both paths.
 
-use super::{ACC_SHIFT, HIDDEN, QA};
+use super::{ACC_SHIFT, HEAD_SHIFT, HIDDEN, QA};
 
 type Row = [i16; HIDDEN];
 
@@ -102,6 +106,31 @@ pub fn screlu_dot_on(path: Path, acc: &Row, w: &Row) -> i32 {
     sum
 }
 
+/// The head's inputs: `(v² + 2^(HEAD_SHIFT−1)) >> HEAD_SHIFT` with `v` as in [`screlu_dot`],
+/// computed in u16 (`v²` plus the rounding passes 32,767).
+pub fn head_input(acc: &Row) -> Row {
+    let mut x = [0i16; HIDDEN];
+    for (x, &a) in x.iter_mut().zip(acc) {
+        let v = (a.saturating_add(ROUND) >> ACC_SHIFT).clamp(0, QA as i16) as u16;
+        *x = ((v * v).wrapping_add(1 << (HEAD_SHIFT - 1)) >> HEAD_SHIFT) as i16;
+    }
+    x
+}
+
+/// `Σ x·w` in i32, wrapping, on the given path (the portable one when AVX2 is asked for on a
+/// processor without it).
+pub fn dot_on(path: Path, x: &Row, w: &Row) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if path == Path::Avx2 && best_path() == Path::Avx2 {
+        // SAFETY: the processor has AVX2 (checked just above).
+        return unsafe { avx2::dot(x, w) };
+    }
+    let _ = path;
+    x.iter().zip(w).fold(0i32, |s, (&x, &w)| {
+        s.wrapping_add(i32::from(x) * i32::from(w))
+    })
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::{Row, ACC_SHIFT, HIDDEN, QA, ROUND};
@@ -154,6 +183,19 @@ mod avx2 {
         _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum);
         lanes.iter().fold(0i32, |s, &x| s.wrapping_add(x))
     }
+
+    /// `madd` pairs two products in an i32; it wraps only for two products of −32768², which
+    /// the head's inputs (at most 256) never give.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn dot(x: &Row, w: &Row) -> i32 {
+        let mut sum = _mm256_setzero_si256();
+        for i in (0..HIDDEN).step_by(LANES) {
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(load(x, i), load(w, i)));
+        }
+        let mut lanes = [0i32; 8];
+        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum);
+        lanes.iter().fold(0i32, |s, &x| s.wrapping_add(x))
+    }
 }
 
 #[cfg(test)]
@@ -180,6 +222,21 @@ mod tests {
             update_portable(&before, &mut slow, &w1, &adds, &subs);
             assert_eq!(fast, slow);
         }
+    }
+
+    #[test]
+    fn avx2_and_portable_head_sums_are_identical() {
+        let mut rng = StdRng::seed_from_u64(9);
+        for _ in 0..2000 {
+            let acc: Row = std::array::from_fn(|_| rng.gen_range(-300..=1000));
+            let x = head_input(&acc);
+            assert!(x.iter().all(|&v| (0..=256).contains(&v)));
+            let w: Row = std::array::from_fn(|_| rng.gen());
+            assert_eq!(dot_on(Path::Avx2, &x, &w), dot_on(Path::Portable, &x, &w));
+        }
+        // The largest activation reads as 256 (181² = 32,761 rounds up past an i16).
+        let full = [(QA as i16) << ACC_SHIFT; HIDDEN];
+        assert!(head_input(&full).iter().all(|&v| v == 256));
     }
 
     #[test]
