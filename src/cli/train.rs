@@ -187,7 +187,7 @@ pub fn train(a: TrainArgs) -> Outcome {
         None => FloatNet::random(opts.seed),
     };
     if a.head {
-        net.add_head(opts.seed);
+        net.add_head(&train, opts.seed);
     }
     if a.init.is_some() && !valid_samples.is_empty() {
         // The starting net on the same validation set: the yardstick a new net must beat

@@ -111,19 +111,33 @@ impl FloatNet {
         }
     }
 
-    /// Gives the net a head (if it has none): random input weights and biases, so that its
-    /// units start in their live range, and output weights of zero, so that the net's
-    /// evaluation does not change until it is trained.
-    pub fn add_head(&mut self, seed: u64) {
+    /// Gives the net a head (if it has none): output weights of zero, so that the net's
+    /// evaluation does not change until it is trained, and random input weights scaled to the
+    /// net's activations on `s` (up to 4096 of its positions), so that each unit's sum starts
+    /// inside its live range 0..1 on most positions (a unit outside it learns nothing).
+    pub fn add_head(&mut self, s: &Samples, seed: u64) {
         if self.head.is_some() {
             return;
         }
+        // The mean of Σx² over the positions: a sum of independent weights of spread σ has a
+        // spread of σ·√(Σx²).
+        let n = s.len().min(4096);
+        let mut sum_sq = 0f64;
+        for i in 0..n {
+            let (us, them) = s.sides(i);
+            let mut a = [0f32; H];
+            let mut b = [0f32; H];
+            self.accumulate(us, false, &mut a);
+            self.accumulate(them, false, &mut b);
+            sum_sq += inputs(&a, &b).iter().map(|x| (x * x) as f64).sum::<f64>();
+        }
+        let norm = (sum_sq / n.max(1) as f64).sqrt().max(1.0) as f32;
+        // Uniform on ±r has a spread of r/√3: a spread of 0.2 in the sum.
+        let r = 0.2 * 3f32.sqrt() / norm;
         let mut rng = StdRng::seed_from_u64(seed ^ 0x4845_4144);
         self.head = Some(FloatHead {
-            v: (0..HEAD * 2 * H)
-                .map(|_| rng.gen_range(-0.1..0.1))
-                .collect(),
-            c: (0..HEAD).map(|_| rng.gen_range(0.0..0.5)).collect(),
+            v: (0..HEAD * 2 * H).map(|_| rng.gen_range(-r..r)).collect(),
+            c: (0..HEAD).map(|_| rng.gen_range(0.3..0.7)).collect(),
             u: vec![0.0; HEAD],
         });
     }
@@ -623,7 +637,7 @@ mod tests {
     fn the_head_gradient_matches_finite_differences() {
         let s = toy_samples();
         let mut net = FloatNet::random(9);
-        net.add_head(3);
+        net.add_head(&s, 3);
         // Output weights away from zero, so that the head's inner gradients are not all zero.
         let mut rng = StdRng::seed_from_u64(4);
         for u in net.head.as_mut().unwrap().u.iter_mut() {
@@ -675,7 +689,7 @@ mod tests {
         let mut net = FloatNet::random(5);
         let (us, them) = s.sides(2);
         let before = net.output(us, them);
-        net.add_head(1);
+        net.add_head(&s, 1);
         assert_eq!(net.output(us, them), before);
         let opts = Options {
             epochs: 30,
