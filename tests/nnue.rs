@@ -139,7 +139,7 @@ fn trained(head: bool) -> (FloatNet, data::Samples, data::Samples, f64) {
     };
     let mut net = FloatNet::random(opts.seed);
     if head {
-        net.add_head(opts.seed);
+        net.add_head(&train, opts.seed);
     }
     let before = trainer::loss(&net, &train, opts.score_share, 2);
     trainer::train(
