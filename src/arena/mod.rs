@@ -181,9 +181,7 @@ fn add_random_plies(o: &mut Opening, max: usize, rng: &mut crate::rng::Rng) {
     }
     let mut list = crate::movegen::MoveList::new();
     for _ in 0..rng.below(max as u64 + 1) {
-        list.clear();
-        crate::movegen::generate_legal(&pos, &mut list);
-        list.retain(|m| !m.is_drop() && crate::search::see::see(&pos, m) >= 0);
+        crate::search::see::quiet_board_moves(&pos, &mut list);
         if list.is_empty() {
             break;
         }

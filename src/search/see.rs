@@ -83,6 +83,16 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     gain[0]
 }
 
+/// Fills `list` with the legal board moves of `pos` that lose nothing by static exchange: the
+/// random moves that self-play and `hayate match --random-plies` add to an opening, varied but
+/// not giving material away (drops are left out: they would fill the opening with pieces it
+/// never had in hand).
+pub fn quiet_board_moves(pos: &Position, list: &mut crate::movegen::MoveList) {
+    list.clear();
+    crate::movegen::generate_legal(pos, list);
+    list.retain(|m| !m.is_drop() && see(pos, m) >= 0);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

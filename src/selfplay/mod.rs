@@ -25,7 +25,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::movegen::{generate_legal, MoveList};
 use crate::position::{Position, Repetition};
-use crate::search::see::see;
+use crate::search::see::quiet_board_moves;
 use crate::search::{self, BestMove, Histories, Info, Limits, Score, SearchOptions};
 use crate::tt::TranspositionTable;
 use crate::types::Move;
@@ -110,9 +110,7 @@ fn start_position(
         let mut pos = openings[rng.gen_range(0..openings.len())].clone();
         let plies = rng.gen_range(0..=opts.random_plies);
         for _ in 0..plies {
-            list.clear();
-            generate_legal(&pos, &mut list);
-            list.retain(|m| !m.is_drop() && see(&pos, m) >= 0);
+            quiet_board_moves(&pos, &mut list);
             if list.is_empty() {
                 break;
             }
