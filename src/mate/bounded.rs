@@ -42,6 +42,10 @@ const INF: u32 = 1 << 30;
 /// No proof known (as a proof length).
 const NO_PROOF: u16 = u16::MAX;
 
+/// No mate at all (as `none_within`): the line runs out of checks, or the df-pn solver
+/// disproved it.
+const NEVER: u16 = u16::MAX;
+
 /// What the search needs from its caller: whether a defender's drop is a useless
 /// interposition, and a node count that may stop it.
 pub trait Oracle {
@@ -50,13 +54,18 @@ pub trait Oracle {
     fn is_useless(&mut self, pos: &mut Position, r: Move) -> bool;
     /// Counts one node; `false` once the budget is spent.
     fn tick(&mut self) -> bool;
+    /// What an unbounded solver has settled of `pos`: `Some(Some(len))` for a mate within
+    /// `len` plies, `Some(None)` for no mate at all (both whatever the path to `pos`).
+    fn known(&mut self, _pos: &Position) -> Option<Option<u16>> {
+        None
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     /// The shortest proof found: a mate within this many plies (`NO_PROOF`: none).
     proof: u16,
-    /// No mate within `none_within - 1` plies (0: nothing known).
+    /// No mate within `none_within - 1` plies (0: nothing known, `NEVER`: no mate at all).
     none_within: u16,
 }
 
@@ -95,6 +104,8 @@ struct Child {
     place: Place,
     pn: u32,
     dn: u32,
+    /// What the table knows of it whatever the bound.
+    known: Entry,
     /// A drop that may be a useless interposition (asked when it would refute the check).
     may_be_useless: bool,
 }
@@ -131,6 +142,7 @@ impl BoundedSearch {
         oracle: &mut impl Oracle,
     ) -> Option<Option<u16>> {
         let place = self.place(pos);
+        self.import(pos, place, oracle);
         loop {
             let e = self.lookup(place);
             let ask = if e.proof <= bound {
@@ -202,7 +214,11 @@ impl BoundedSearch {
 
     /// (pn, dn) of the position `key` (at `place`) within `bound` plies.
     fn numbers(&self, key: u64, place: Place, bound: u16) -> (u32, u32) {
-        let e = self.lookup(place);
+        self.numbers_with(key, self.lookup(place), bound)
+    }
+
+    /// (pn, dn) within `bound` plies of the position `key` of which the table knows `e`.
+    fn numbers_with(&self, key: u64, e: Entry, bound: u16) -> (u32, u32) {
         if e.proof <= bound {
             return (0, INF);
         }
@@ -210,6 +226,18 @@ impl BoundedSearch {
             return (INF, 0);
         }
         self.numbers.get(&(key, bound)).copied().unwrap_or((1, 1))
+    }
+
+    /// Takes into the table what the oracle's unbounded solver has settled of `pos`: its proofs
+    /// are mates within their proof tree's length (an upper bound on the distance, which the
+    /// table needs only as a bound), its disproofs hold for every bound. This spares the
+    /// bounded search most of the first proof and the refutation of checks that never mate.
+    fn import(&mut self, pos: &Position, place: Place, oracle: &mut impl Oracle) {
+        match oracle.known(pos) {
+            Some(Some(len)) => self.prove(place, len),
+            Some(None) => self.fail(place, NEVER),
+            None => {}
+        }
     }
 
     /// The entry for exactly `place`'s hands.
@@ -237,9 +265,10 @@ impl BoundedSearch {
         e.proof = e.proof.min(length);
     }
 
-    fn disprove(&mut self, place: Place, bound: u16) {
+    /// Records that there is no mate within `none_within - 1` plies.
+    fn fail(&mut self, place: Place, none_within: u16) {
         let e = self.entry(place);
-        e.none_within = e.none_within.max(bound.saturating_add(1));
+        e.none_within = e.none_within.max(none_within);
     }
 
     /// The proof-number search of `pos` within `bound` plies, until its proof number reaches
@@ -266,13 +295,24 @@ impl BoundedSearch {
         let mut moves = MoveList::new();
         if or_node {
             if bound == 0 {
-                self.disprove(place, bound);
+                self.fail(place, 1);
                 return;
             }
             generate_checks(pos, &mut moves);
             if moves.is_empty() {
                 // No check: no mate within any bound.
-                self.disprove(place, u16::MAX - 1);
+                self.fail(place, NEVER);
+                return;
+            }
+            if bound < 3 {
+                // Only a mate at once fits (the attacker's distances are odd). Most nodes of a
+                // bounded tree are such leaves: trying the checks here, without a node and a
+                // table entry for each, is what makes "no mate within n" affordable.
+                if self.mate_at_once(pos, &moves, oracle) {
+                    self.prove(place, 1);
+                } else if !self.aborted {
+                    self.fail(place, 3);
+                }
                 return;
             }
         } else {
@@ -285,19 +325,23 @@ impl BoundedSearch {
                 return;
             }
             if bound < 2 {
-                self.disprove(place, bound);
+                // Not mated, and the defender's distances are even: no mate within 1.
+                self.fail(place, 2);
                 return;
             }
         }
         let mut children: Vec<Child> = Vec::with_capacity(moves.len());
         for &m in moves.iter() {
             pos.do_move(m);
+            let child_place = self.place(pos);
+            self.import(pos, child_place, oracle);
             children.push(Child {
                 mv: m,
                 key: pos.key(),
-                place: self.place(pos),
+                place: child_place,
                 pn: 1,
                 dn: 1,
+                known: Entry::default(),
                 may_be_useless: false,
             });
             pos.undo_move(m);
@@ -309,7 +353,9 @@ impl BoundedSearch {
             // Refresh the children from the table; a refuting drop that is useless is dropped.
             let mut i = 0;
             while i < children.len() {
-                let (cpn, cdn) = self.numbers(children[i].key, children[i].place, child_bound);
+                let known = self.lookup(children[i].place);
+                let (cpn, cdn) = self.numbers_with(children[i].key, known, child_bound);
+                children[i].known = known;
                 children[i].pn = cpn;
                 children[i].dn = cdn;
                 if !or_node && cdn == 0 && children[i].may_be_useless {
@@ -338,7 +384,9 @@ impl BoundedSearch {
                 return;
             }
             if dn == 0 {
-                self.disprove(place, bound);
+                let none_within = self.failure_depth(&children, or_node);
+                debug_assert!(none_within > bound);
+                self.fail(place, none_within);
                 return;
             }
             if pn >= th_pn || dn >= th_dn || self.aborted {
@@ -346,15 +394,19 @@ impl BoundedSearch {
                 return;
             }
             let c = children[best];
+            // The 1+ε trick (ε = 1/2, as in the df-pn solver): the best child runs until its
+            // number passes one and a half times the second best's, not merely the second
+            // best's, which saves most of the back-and-forth between close siblings.
+            let second = second.saturating_add(1 + second / 2);
             let (cth_pn, cth_dn) = if or_node {
                 (
-                    th_pn.min(second.saturating_add(1)),
+                    th_pn.min(second),
                     (th_dn - dn).saturating_add(c.dn).min(INF - 1),
                 )
             } else {
                 (
                     (th_pn - pn).saturating_add(c.pn).min(INF - 1),
-                    th_dn.min(second.saturating_add(1)),
+                    th_dn.min(second),
                 )
             };
             pos.do_move(c.mv);
@@ -366,13 +418,49 @@ impl BoundedSearch {
         }
     }
 
+    /// How far a disproven node's failure reaches (as `none_within`): as far as its shortest
+    /// reaching check allows, or its longest reaching defence, plus one. It is often beyond
+    /// the bound searched (a check that runs out of checks fails at every bound), and the next
+    /// question, or the same position at another distance from the root, finds it settled.
+    fn failure_depth(&self, children: &[Child], or_node: bool) -> u16 {
+        let depths = children
+            .iter()
+            .filter(|c| c.dn == 0)
+            .map(|c| c.known.none_within);
+        let sub = if or_node { depths.min() } else { depths.max() };
+        match sub.unwrap_or(0) {
+            NEVER => NEVER,
+            d => d.saturating_add(1).min(NEVER - 1),
+        }
+    }
+
+    /// Whether one of the `checks` in `pos` mates at once: the defender has no reply, or only
+    /// useless interpositions.
+    fn mate_at_once(
+        &mut self,
+        pos: &mut Position,
+        checks: &MoveList,
+        oracle: &mut impl Oracle,
+    ) -> bool {
+        let mut replies = MoveList::new();
+        for &m in checks.iter() {
+            pos.do_move(m);
+            replies.clear();
+            generate_legal(pos, &mut replies);
+            let mated = replies.iter().all(|&r| muda::may_be_useless(pos, r))
+                && replies.iter().all(|&r| oracle.is_useless(pos, r));
+            pos.undo_move(m);
+            if mated {
+                return true;
+            }
+        }
+        false
+    }
+
     /// The length of a proven node's proof tree: one more than its quickest proven check, or
     /// than its longest defence.
     fn proof_length(&self, children: &[Child], or_node: bool) -> u16 {
-        let lengths = children
-            .iter()
-            .filter(|c| c.pn == 0)
-            .map(|c| self.lookup(c.place).proof);
+        let lengths = children.iter().filter(|c| c.pn == 0).map(|c| c.known.proof);
         let sub = if or_node {
             lengths.min()
         } else {
@@ -424,7 +512,7 @@ mod tests {
         assert_eq!(s.lookup(place(two_golds, Hand::EMPTY)).proof, 9);
         assert_eq!(s.lookup(place(gold, gold)).proof, 9);
         assert_eq!(s.lookup(place(Hand::EMPTY, two_golds)).proof, NO_PROOF);
-        s.disprove(place(gold, gold), 5);
+        s.fail(place(gold, gold), 6);
         assert_eq!(s.lookup(place(Hand::EMPTY, two_golds)).none_within, 6);
         assert_eq!(s.lookup(place(two_golds, Hand::EMPTY)).none_within, 0);
         // Another board knows nothing.

@@ -156,6 +156,10 @@ struct Checker {
     aborted: bool,
     attacker: Color,
     solver: Solver,
+    /// The solver that proves drops useless. Its positions have a piece taken out of the game,
+    /// so the defender's hand is not what the board and the attacker's hand imply elsewhere:
+    /// its proofs must not reach the main solver's table, which the bounded search trusts.
+    useless_solver: Solver,
     /// Main lines already worked out, by position key: (line, pieces left in hand at the end).
     lines: HashMap<u64, (Vec<Move>, u32)>,
     /// Whether a defender's drop (by position key and move) is a useless interposition.
@@ -233,6 +237,7 @@ impl Checker {
             aborted: false,
             attacker,
             solver: Solver::new(32),
+            useless_solver: Solver::new(8),
             lines: HashMap::new(),
             useless: HashMap::new(),
         }
@@ -253,11 +258,16 @@ impl Checker {
             }
             Verdict::Mate(line) => line.len(),
         };
-        // The solver's line is a mate, but not always one against the longest defence: its
-        // length is no bound, only a first guess. A bound that holds no mate is widened by a
-        // quarter until the limit.
+        // The solver's proof tree is a mate within its length, the first bound; its line is
+        // not always against the longest defence, so without the tree (the table lost it) its
+        // length is only a first guess. A bound that holds no mate is widened by a quarter
+        // until the limit.
         let max_plies = limits.max_plies.min(MAX_PLIES);
-        let mut bound = (solver_length as u16).clamp(1, max_plies.max(1)) | 1;
+        let first_guess = match self.solver.known(pos) {
+            Some(Some(len)) => len as usize,
+            _ => solver_length,
+        };
+        let mut bound = (first_guess.min(u16::MAX as usize) as u16).clamp(1, max_plies.max(1)) | 1;
         let found = loop {
             let bound_now = bound.min(max_plies);
             match self.or_value(pos, bound_now) {
@@ -692,14 +702,14 @@ impl Checker {
                 self.aborted = true;
                 return false;
             }
-            let v = self.solver.prove_evasions(
+            let v = self.useless_solver.prove_evasions(
                 &mut p,
                 SolveLimits {
                     nodes: Some(USELESS_PROOF_NODES.min(left)),
                     ..SolveLimits::default()
                 },
             );
-            self.nodes += self.solver.nodes();
+            self.nodes += self.useless_solver.nodes();
             if v == Some(true) {
                 useless = true;
                 break;
@@ -774,6 +784,10 @@ impl Oracle for Checker {
     fn tick(&mut self) -> bool {
         Checker::tick(self);
         !self.aborted
+    }
+
+    fn known(&mut self, pos: &Position) -> Option<Option<u16>> {
+        self.solver.known(pos)
     }
 }
 
@@ -1014,8 +1028,10 @@ mod tests {
             let completed = with_defender_holding_the_rest(&given).unwrap();
             // The exhaustive search is slow on the longer problems, and slower still with the
             // defender's hand completed: fewer plies and shorter bounds there.
-            compared += compare_around(given.clone(), length, length <= 7);
-            compared += compare_around(completed, length.min(5), false);
+            compared += compare_around(given.clone(), length, length <= 7, false);
+            compared += compare_around(completed, length.min(5), false, false);
+            // With the df-pn solver's proofs and disproofs taken in, as the checker has them.
+            compared += compare_around(given.clone(), length, length <= 7, true);
             // The problem's own length, as the file gives it (for the hands given).
             let mut c = Checker::new(given.side_to_move(), u64::MAX);
             assert_eq!(
@@ -1030,10 +1046,15 @@ mod tests {
 
     /// Compares the two searches within every bound up to `length` at `root` and the positions
     /// one ply (and with `two_plies`, two plies) from it; returns the number of comparisons.
-    fn compare_around(mut root: Position, length: u16, two_plies: bool) -> usize {
+    /// With `solved`, the df-pn solver first solves the root, so that the bounded search takes
+    /// in its results.
+    fn compare_around(mut root: Position, length: u16, two_plies: bool, solved: bool) -> usize {
         let mut compared = 0;
         {
             let mut c = Checker::new(root.side_to_move(), u64::MAX);
+            if solved {
+                assert!(matches!(c.solve(&mut root.clone()), Verdict::Mate(_)));
+            }
             let mut positions = vec![root.clone()];
             let mut checks = MoveList::new();
             generate_checks(&root, &mut checks);
