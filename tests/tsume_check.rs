@@ -687,6 +687,7 @@ fn random_double_kings() {
                 nodes: 1_000_000,
                 max_plies: 5,
                 complete_hand: false,
+                ..CheckLimits::default()
             };
             let r = check_problem(&sfen, &limits).unwrap();
             if r.status != Status::Unknown {
@@ -727,6 +728,7 @@ fn as_given_lengths() {
         nodes: 1_000_000,
         max_plies: 5,
         complete_hand: false,
+        ..CheckLimits::default()
     };
     let mut checked = 0;
     for row in text

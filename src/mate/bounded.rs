@@ -36,6 +36,12 @@ use crate::movegen::{generate_checks, generate_legal, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Hand, Move};
 
+static EPS: std::sync::LazyLock<u32> = std::sync::LazyLock::new(|| {
+    std::env::var("EPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2)
+});
 /// Proof and disproof numbers at or above this are infinite.
 const INF: u32 = 1 << 30;
 
@@ -171,6 +177,8 @@ impl BoundedSearch {
         if self.aborted {
             return None;
         }
+        let place = self.place(pos);
+        self.import(pos, place, oracle);
         self.search(pos, bound, INF - 1, INF - 1, oracle);
         if self.aborted {
             return None;
@@ -178,6 +186,17 @@ impl BoundedSearch {
         let (pn, dn) = self.numbers(pos.key(), self.place(pos), bound);
         debug_assert!(pn == 0 || dn == 0);
         Some(pn == 0)
+    }
+
+    /// Whether the table knows that the attacker never mates from `pos`.
+    pub fn never_mates(&self, pos: &Position) -> bool {
+        self.lookup(self.place(pos)).none_within == NEVER
+    }
+
+    /// Records what the caller knows: no mate from `pos` within `plies` plies.
+    pub fn rule_out(&mut self, pos: &Position, plies: u16) {
+        let place = self.place(pos);
+        self.fail(place, plies.saturating_add(1));
     }
 
     fn place(&self, pos: &Position) -> Place {
@@ -397,7 +416,7 @@ impl BoundedSearch {
             // The 1+ε trick (ε = 1/2, as in the df-pn solver): the best child runs until its
             // number passes one and a half times the second best's, not merely the second
             // best's, which saves most of the back-and-forth between close siblings.
-            let second = second.saturating_add(1 + second / 2);
+            let second = second.saturating_add(1 + second * *EPS / 4);
             let (cth_pn, cth_dn) = if or_node {
                 (
                     th_pn.min(second),

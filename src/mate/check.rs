@@ -45,6 +45,10 @@ pub struct CheckLimits {
     pub max_plies: u16,
     /// Give the defender every piece not on the board or in the attacker's hand.
     pub complete_hand: bool,
+    /// Work out the defences on the main line that allow a shorter mate (早詰), with their
+    /// exact lengths: only `--verbose` shows them, and an exact length below the longest costs
+    /// a search that there is no mate shorter still.
+    pub early_mates: bool,
 }
 
 impl Default for CheckLimits {
@@ -53,6 +57,7 @@ impl Default for CheckLimits {
             nodes: 5_000_000,
             max_plies: MAX_PLIES,
             complete_hand: true,
+            early_mates: true,
         }
     }
 }
@@ -276,6 +281,9 @@ impl Checker {
                 None => bound = bound_now + (bound_now / 4).max(2) / 2 * 2,
             }
         };
+        if std::env::var_os("HAYATE_TRACE").is_some() {
+            eprintln!("length {found:?} after {} nodes", self.nodes);
+        }
         let Some(length) = found else {
             report.reason = Some(if self.aborted {
                 "the search for the exact distance ran out of nodes".into()
@@ -305,11 +313,23 @@ impl Checker {
             if p.side_to_move() == self.attacker {
                 self.attacker_alternatives(&mut p, main, i + 1, left, report);
             } else {
-                self.defender_alternatives(&mut p, main, i + 1, left, spare, report);
+                let early = limits.early_mates;
+                self.defender_alternatives(&mut p, main, i + 1, left, spare, early, report);
             }
             if self.aborted {
-                report.reason = Some("the budget ran out while checking alternatives".into());
-                report.status = Status::Unknown;
+                // A flaw found is proven (the main line is exact, and every 余詰 comes with
+                // a proof), so the problem is flawed whatever the rest would show.
+                let major = !report.spare.is_empty() || !report.cooks.is_empty();
+                report.reason = Some(if major {
+                    "the budget ran out while checking alternatives: more flaws may be left".into()
+                } else {
+                    "the budget ran out while checking alternatives".into()
+                });
+                report.status = if major {
+                    Status::Flawed
+                } else {
+                    Status::Unknown
+                };
                 return;
             }
             p.do_move(main);
@@ -341,6 +361,7 @@ impl Checker {
                 continue;
             }
             p.do_move(m);
+            self.after_check_of_exact(p, left);
             let fast = self.and_value(p, left - 1);
             let alt = match fast {
                 Some(k) => self.principal(p, k).map(|(mut sub, _)| {
@@ -392,6 +413,7 @@ impl Checker {
         ply: usize,
         left: u16,
         main_spare: u32,
+        early_mates: bool,
         report: &mut Report,
     ) {
         let mut replies = MoveList::new();
@@ -401,7 +423,13 @@ impl Checker {
                 continue;
             }
             p.do_move(m);
-            let alt = self.or_value(p, left - 1).and_then(|k| {
+            let value = if early_mates {
+                self.or_value(p, left - 1)
+            } else {
+                // Only a defence as long as the main line's can be a 変同.
+                self.longest_defence(p, left)
+            };
+            let alt = value.and_then(|k| {
                 self.principal(p, k).map(|(mut sub, spare)| {
                     sub.insert(0, m);
                     (k, sub, spare)
@@ -435,6 +463,10 @@ impl Checker {
     /// the df-pn solver on each defence: `Some(Some(line))` with a mating line against the first
     /// defence, `Some(None)` when a defence refutes it, `None` when unknown.
     fn mates_at_all(&mut self, p: &mut Position) -> Option<Option<Vec<Move>>> {
+        if self.bounded.never_mates(p) || self.solver.known(p) == Some(None) {
+            // Already refuted, at every length.
+            return Some(None);
+        }
         let mut replies = MoveList::new();
         generate_legal(p, &mut replies);
         if replies.is_empty() {
@@ -533,6 +565,45 @@ impl Checker {
         if self.nodes >= self.budget {
             self.aborted = true;
         }
+    }
+
+    /// Tells the bounded search what a check `pos` (defender to move) from a position whose
+    /// exact distance is `value` cannot do: mate within `value - 2` plies, or the check's
+    /// position would mate within `value - 1`. Its distance is then found with a proof alone,
+    /// instead of a search for a shorter mate that the parent has already ruled out.
+    fn after_check_of_exact(&mut self, pos: &Position, value: u16) {
+        if value >= 2 {
+            self.bounded.rule_out(pos, value - 2);
+        }
+    }
+
+    /// `Some(value - 1)` when the defence that led to `pos` (attacker to move), at a defender
+    /// turn whose exact distance is `value`, is one of the longest: mated within `value - 1`
+    /// plies but not within `value - 3`. A shorter defence's exact length is not needed, and
+    /// finding it would take a search that there is no mate shorter still.
+    fn longest_defence(&mut self, pos: &mut Position, value: u16) -> Option<u16> {
+        if value == 0 || self.mates_within(pos, value - 1) != Some(true) {
+            return None;
+        }
+        if value >= 3 && self.mates_within(pos, value - 3) != Some(false) {
+            return None;
+        }
+        Some(value - 1)
+    }
+
+    /// Whether the attacker mates from `pos` within `bound` plies; `None` when the budget ran
+    /// out.
+    fn mates_within(&mut self, pos: &mut Position, bound: u16) -> Option<bool> {
+        if self.aborted {
+            return None;
+        }
+        let mut bounded = std::mem::take(&mut self.bounded);
+        let v = bounded.mates_within(pos, bound, self);
+        self.bounded = bounded;
+        if v.is_none() {
+            self.aborted = true;
+        }
+        v
     }
 
     /// The exact number of plies to mate from `pos` (attacker to move) if it is at most
@@ -745,10 +816,13 @@ impl Checker {
         let mut best: Option<(Vec<Move>, u32)> = None;
         for &m in moves.iter() {
             pos.do_move(m);
+            if or_node {
+                self.after_check_of_exact(pos, value);
+            }
             let v = if or_node {
                 self.and_value(pos, value - 1)
             } else {
-                self.or_value(pos, value - 1)
+                self.longest_defence(pos, value)
             };
             let sub = if v == Some(value - 1) {
                 self.principal(pos, value - 1)
