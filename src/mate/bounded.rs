@@ -36,12 +36,6 @@ use crate::movegen::{generate_checks, generate_legal, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Hand, Move};
 
-static EPS: std::sync::LazyLock<u32> = std::sync::LazyLock::new(|| {
-    std::env::var("EPS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2)
-});
 /// Proof and disproof numbers at or above this are infinite.
 const INF: u32 = 1 << 30;
 
@@ -416,7 +410,7 @@ impl BoundedSearch {
             // The 1+ε trick (ε = 1/2, as in the df-pn solver): the best child runs until its
             // number passes one and a half times the second best's, not merely the second
             // best's, which saves most of the back-and-forth between close siblings.
-            let second = second.saturating_add(1 + second * *EPS / 4);
+            let second = second.saturating_add(1 + second / 2);
             let (cth_pn, cth_dn) = if or_node {
                 (
                     th_pn.min(second),

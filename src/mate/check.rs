@@ -281,9 +281,6 @@ impl Checker {
                 None => bound = bound_now + (bound_now / 4).max(2) / 2 * 2,
             }
         };
-        if std::env::var_os("HAYATE_TRACE").is_some() {
-            eprintln!("length {found:?} after {} nodes", self.nodes);
-        }
         let Some(length) = found else {
             report.reason = Some(if self.aborted {
                 "the search for the exact distance ran out of nodes".into()
