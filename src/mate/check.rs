@@ -110,6 +110,9 @@ pub struct Report {
     pub reason: Option<String>,
     /// The main line under the rules; its length is the n of n手詰.
     pub main_line: Vec<Move>,
+    /// The n of n手詰, the exact distance to mate: known before the main line is worked out,
+    /// so it is reported even when the budget runs out on the way to the line.
+    pub length: Option<usize>,
     /// 駒余り: what the attacker still holds at the end of the main line.
     pub spare: Hand,
     /// 余詰: a second mating move at an attacker turn other than the last.
@@ -194,6 +197,7 @@ pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String>
         status: Status::Unknown,
         reason: None,
         main_line: Vec::new(),
+        length: None,
         spare: Hand::EMPTY,
         cooks: Vec::new(),
         last_move_alternatives: Vec::new(),
@@ -292,6 +296,7 @@ impl Checker {
             });
             return;
         };
+        report.length = Some(length as usize);
         let Some((line, spare)) = self.principal(pos, length) else {
             report.reason = Some("the search for the main line ran out of nodes".into());
             return;
@@ -903,6 +908,10 @@ impl Report {
             } else {
                 s.push_str(&format!("駒余り: {:?} left in hand\n", self.spare));
             }
+        } else if let Some(n) = self.length {
+            s.push_str(&format!(
+                "{n}手詰 (the main line itself was not worked out)\n"
+            ));
         }
         let section = |s: &mut String, title: &str, alts: &[Alternative]| {
             for a in alts {
@@ -970,11 +979,7 @@ impl Report {
                 "\"{}\"",
                 r.replace('"', "'")
             )),
-            if self.main_line.is_empty() {
-                "null".to_string()
-            } else {
-                self.main_line.len().to_string()
-            },
+            self.length.map_or("null".to_string(), |n| n.to_string()),
             json_moves(&self.main_line),
             self.spare,
             alts(&self.cooks),
@@ -1013,11 +1018,7 @@ impl Report {
         format!(
             "{}\t{}\t{}",
             self.status.name(),
-            if self.main_line.is_empty() {
-                "-".to_string()
-            } else {
-                self.main_line.len().to_string()
-            },
+            self.length.map_or("-".to_string(), |n| n.to_string()),
             if flaws.is_empty() {
                 "-".to_string()
             } else {
