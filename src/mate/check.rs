@@ -172,6 +172,8 @@ struct Checker {
     lines: HashMap<u64, (Vec<Move>, u32)>,
     /// Whether a defender's drop (by position key and move) is a useless interposition.
     useless: HashMap<(u64, Move), bool>,
+    /// Work out the exact length of shorter defences (see [`CheckLimits::early_mates`]).
+    early_mates: bool,
 }
 
 /// Checks the problem in `sfen` (attacker to move).
@@ -192,6 +194,7 @@ pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String>
         given
     };
     let mut c = Checker::new(attacker, limits.nodes);
+    c.early_mates = limits.early_mates;
     let mut report = Report {
         sfen: pos.to_sfen(),
         status: Status::Unknown,
@@ -249,6 +252,7 @@ impl Checker {
             useless_solver: Solver::new(8),
             lines: HashMap::new(),
             useless: HashMap::new(),
+            early_mates: true,
         }
     }
 
@@ -315,8 +319,7 @@ impl Checker {
             if p.side_to_move() == self.attacker {
                 self.attacker_alternatives(&mut p, main, i + 1, left, report);
             } else {
-                let early = limits.early_mates;
-                self.defender_alternatives(&mut p, main, i + 1, left, spare, early, report);
+                self.defender_alternatives(&mut p, main, i + 1, left, spare, report);
             }
             if self.aborted {
                 // A flaw found is proven (the main line is exact, and every 余詰 comes with
@@ -415,7 +418,6 @@ impl Checker {
         ply: usize,
         left: u16,
         main_spare: u32,
-        early_mates: bool,
         report: &mut Report,
     ) {
         let mut replies = MoveList::new();
@@ -425,7 +427,7 @@ impl Checker {
                 continue;
             }
             p.do_move(m);
-            let value = if early_mates {
+            let value = if self.early_mates {
                 self.or_value(p, left - 1)
             } else {
                 // Only a defence as long as the main line's can be a 変同.
