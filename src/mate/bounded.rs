@@ -232,13 +232,18 @@ impl BoundedSearch {
 
     /// (pn, dn) within `bound` plies of the position `key` of which the table knows `e`.
     fn numbers_with(&self, key: u64, e: Entry, bound: u16) -> (u32, u32) {
+        self.numbers_or(key, e, bound, (1, 1))
+    }
+
+    /// The same, with `first` for a position not searched yet within `bound`.
+    fn numbers_or(&self, key: u64, e: Entry, bound: u16, first: (u32, u32)) -> (u32, u32) {
         if e.proof <= bound {
             return (0, INF);
         }
         if e.none_within > bound {
             return (INF, 0);
         }
-        self.numbers.get(&(key, bound)).copied().unwrap_or((1, 1))
+        self.numbers.get(&(key, bound)).copied().unwrap_or(first)
     }
 
     /// Takes into the table what the oracle's unbounded solver has settled of `pos`: its proofs
@@ -344,16 +349,31 @@ impl BoundedSearch {
             }
         }
         let mut children: Vec<Child> = Vec::with_capacity(moves.len());
+        let mut checks = MoveList::new();
         for &m in moves.iter() {
             pos.do_move(m);
             let child_place = self.place(pos);
             self.import(pos, child_place, oracle);
+            // A defence's first disproof number is the number of the attacker's checks after
+            // it: every one must fail, so the defence after which he has the fewest is the
+            // likeliest refutation, and "no mate within n" needs one at every defender turn.
+            // On six classics (muso009, 032, 036, 041, 069, zuko005) the checker reached the
+            // exact length in 41-56% fewer nodes than with 1 for every defence (counting the
+            // df-pn solve before it); the count of the defender's replies as a check's first
+            // proof number saved less alone, and nothing consistent on top of this.
+            let (pn, dn) = if or_node {
+                (1, 1)
+            } else {
+                checks.clear();
+                generate_checks(pos, &mut checks);
+                (1, checks.len().max(1) as u32)
+            };
             children.push(Child {
                 mv: m,
                 key: pos.key(),
                 place: child_place,
-                pn: 1,
-                dn: 1,
+                pn,
+                dn,
                 known: Entry::default(),
                 may_be_useless: false,
             });
@@ -367,7 +387,9 @@ impl BoundedSearch {
             let mut i = 0;
             while i < children.len() {
                 let known = self.lookup(children[i].place);
-                let (cpn, cdn) = self.numbers_with(children[i].key, known, child_bound);
+                // Until a child is searched within this bound, its first numbers stand.
+                let first = (children[i].pn.max(1), children[i].dn.max(1));
+                let (cpn, cdn) = self.numbers_or(children[i].key, known, child_bound, first);
                 children[i].known = known;
                 children[i].pn = cpn;
                 children[i].dn = cdn;
