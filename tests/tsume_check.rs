@@ -687,6 +687,7 @@ fn random_double_kings() {
                 nodes: 1_000_000,
                 max_plies: 5,
                 complete_hand: false,
+                ..CheckLimits::default()
             };
             let r = check_problem(&sfen, &limits).unwrap();
             if r.status != Status::Unknown {
@@ -727,6 +728,7 @@ fn as_given_lengths() {
         nodes: 1_000_000,
         max_plies: 5,
         complete_hand: false,
+        ..CheckLimits::default()
     };
     let mut checked = 0;
     for row in text
@@ -798,4 +800,48 @@ fn a_drop_next_to_the_king_is_a_defence() {
     assert_eq!(r.main_line[1].to().to_string(), "2a", "{}", r.human(true));
     assert!(r.main_line[1].is_drop());
     verify_mate_line(&full(NEXT_TO_THE_KING), &r.main_line).unwrap();
+}
+
+/// Leaving out the shorter defences (早詰, shown only with --verbose) changes nothing else: the
+/// same verdict, main line, cooks, last-move alternatives and 変同 on every small problem.
+#[test]
+fn leaving_out_the_early_mates_changes_nothing_else() {
+    for sfen in [
+        SOUND,
+        SPARE,
+        COOK_FIRST,
+        COOK_MIDDLE,
+        LAST_MOVE,
+        EQUAL,
+        NOMATE,
+        USELESS,
+    ] {
+        let with = check(sfen);
+        let without = check_problem(
+            sfen,
+            &CheckLimits {
+                early_mates: false,
+                ..limits(3_000_000)
+            },
+        )
+        .unwrap();
+        assert!(without.early_mates.is_empty(), "{sfen}");
+        assert_eq!(with.status, without.status, "{sfen}");
+        assert_eq!(with.main_line, without.main_line, "{sfen}");
+        assert_eq!(with.spare, without.spare, "{sfen}");
+        let moves = |alts: &[Alternative]| -> Vec<(usize, Move)> {
+            alts.iter().map(|a| (a.ply, a.mv)).collect()
+        };
+        assert_eq!(moves(&with.cooks), moves(&without.cooks), "{sfen}");
+        assert_eq!(
+            moves(&with.last_move_alternatives),
+            moves(&without.last_move_alternatives),
+            "{sfen}"
+        );
+        assert_eq!(
+            moves(&with.equal_variations),
+            moves(&without.equal_variations),
+            "{sfen}"
+        );
+    }
 }

@@ -142,6 +142,7 @@ fn check(a: CheckArgs) -> Outcome {
         nodes: a.nodes,
         max_plies: a.plies,
         complete_hand: !a.as_given,
+        early_mates: a.verbose,
     };
     if let Some(path) = &a.batch {
         let text = read(path)?;

@@ -45,6 +45,10 @@ pub struct CheckLimits {
     pub max_plies: u16,
     /// Give the defender every piece not on the board or in the attacker's hand.
     pub complete_hand: bool,
+    /// Work out the defences on the main line that allow a shorter mate (早詰), with their
+    /// exact lengths: only `--verbose` shows them, and an exact length below the longest costs
+    /// a search that there is no mate shorter still.
+    pub early_mates: bool,
 }
 
 impl Default for CheckLimits {
@@ -53,6 +57,7 @@ impl Default for CheckLimits {
             nodes: 5_000_000,
             max_plies: MAX_PLIES,
             complete_hand: true,
+            early_mates: true,
         }
     }
 }
@@ -105,6 +110,9 @@ pub struct Report {
     pub reason: Option<String>,
     /// The main line under the rules; its length is the n of n手詰.
     pub main_line: Vec<Move>,
+    /// The n of n手詰, the exact distance to mate: known before the main line is worked out,
+    /// so it is reported even when the budget runs out on the way to the line.
+    pub length: Option<usize>,
     /// 駒余り: what the attacker still holds at the end of the main line.
     pub spare: Hand,
     /// 余詰: a second mating move at an attacker turn other than the last.
@@ -156,10 +164,16 @@ struct Checker {
     aborted: bool,
     attacker: Color,
     solver: Solver,
+    /// The solver that proves drops useless. Its positions have a piece taken out of the game,
+    /// so the defender's hand is not what the board and the attacker's hand imply elsewhere:
+    /// its proofs must not reach the main solver's table, which the bounded search trusts.
+    useless_solver: Solver,
     /// Main lines already worked out, by position key: (line, pieces left in hand at the end).
     lines: HashMap<u64, (Vec<Move>, u32)>,
     /// Whether a defender's drop (by position key and move) is a useless interposition.
     useless: HashMap<(u64, Move), bool>,
+    /// Work out the exact length of shorter defences (see [`CheckLimits::early_mates`]).
+    early_mates: bool,
 }
 
 /// Checks the problem in `sfen` (attacker to move).
@@ -180,11 +194,13 @@ pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String>
         given
     };
     let mut c = Checker::new(attacker, limits.nodes);
+    c.early_mates = limits.early_mates;
     let mut report = Report {
         sfen: pos.to_sfen(),
         status: Status::Unknown,
         reason: None,
         main_line: Vec::new(),
+        length: None,
         spare: Hand::EMPTY,
         cooks: Vec::new(),
         last_move_alternatives: Vec::new(),
@@ -233,8 +249,10 @@ impl Checker {
             aborted: false,
             attacker,
             solver: Solver::new(32),
+            useless_solver: Solver::new(8),
             lines: HashMap::new(),
             useless: HashMap::new(),
+            early_mates: true,
         }
     }
 
@@ -253,11 +271,16 @@ impl Checker {
             }
             Verdict::Mate(line) => line.len(),
         };
-        // The solver's line is a mate, but not always one against the longest defence: its
-        // length is no bound, only a first guess. A bound that holds no mate is widened by a
-        // quarter until the limit.
+        // The solver's proof tree is a mate within its length, the first bound; its line is
+        // not always against the longest defence, so without the tree (the table lost it) its
+        // length is only a first guess. A bound that holds no mate is widened by a quarter
+        // until the limit.
         let max_plies = limits.max_plies.min(MAX_PLIES);
-        let mut bound = (solver_length as u16).clamp(1, max_plies.max(1)) | 1;
+        let first_guess = match self.solver.known(pos) {
+            Some(Some(len)) => len as usize,
+            _ => solver_length,
+        };
+        let mut bound = (first_guess.min(u16::MAX as usize) as u16).clamp(1, max_plies.max(1)) | 1;
         let found = loop {
             let bound_now = bound.min(max_plies);
             match self.or_value(pos, bound_now) {
@@ -277,6 +300,7 @@ impl Checker {
             });
             return;
         };
+        report.length = Some(length as usize);
         let Some((line, spare)) = self.principal(pos, length) else {
             report.reason = Some("the search for the main line ran out of nodes".into());
             return;
@@ -298,8 +322,19 @@ impl Checker {
                 self.defender_alternatives(&mut p, main, i + 1, left, spare, report);
             }
             if self.aborted {
-                report.reason = Some("the budget ran out while checking alternatives".into());
-                report.status = Status::Unknown;
+                // A flaw found is proven (the main line is exact, and every 余詰 comes with
+                // a proof), so the problem is flawed whatever the rest would show.
+                let major = !report.spare.is_empty() || !report.cooks.is_empty();
+                report.reason = Some(if major {
+                    "the budget ran out while checking alternatives: more flaws may be left".into()
+                } else {
+                    "the budget ran out while checking alternatives".into()
+                });
+                report.status = if major {
+                    Status::Flawed
+                } else {
+                    Status::Unknown
+                };
                 return;
             }
             p.do_move(main);
@@ -331,6 +366,7 @@ impl Checker {
                 continue;
             }
             p.do_move(m);
+            self.after_check_of_exact(p, left);
             let fast = self.and_value(p, left - 1);
             let alt = match fast {
                 Some(k) => self.principal(p, k).map(|(mut sub, _)| {
@@ -391,7 +427,13 @@ impl Checker {
                 continue;
             }
             p.do_move(m);
-            let alt = self.or_value(p, left - 1).and_then(|k| {
+            let value = if self.early_mates {
+                self.or_value(p, left - 1)
+            } else {
+                // Only a defence as long as the main line's can be a 変同.
+                self.longest_defence(p, left)
+            };
+            let alt = value.and_then(|k| {
                 self.principal(p, k).map(|(mut sub, spare)| {
                     sub.insert(0, m);
                     (k, sub, spare)
@@ -425,6 +467,10 @@ impl Checker {
     /// the df-pn solver on each defence: `Some(Some(line))` with a mating line against the first
     /// defence, `Some(None)` when a defence refutes it, `None` when unknown.
     fn mates_at_all(&mut self, p: &mut Position) -> Option<Option<Vec<Move>>> {
+        if self.bounded.never_mates(p) || self.solver.known(p) == Some(None) {
+            // Already refuted, at every length.
+            return Some(None);
+        }
         let mut replies = MoveList::new();
         generate_legal(p, &mut replies);
         if replies.is_empty() {
@@ -523,6 +569,45 @@ impl Checker {
         if self.nodes >= self.budget {
             self.aborted = true;
         }
+    }
+
+    /// Tells the bounded search what a check `pos` (defender to move) from a position whose
+    /// exact distance is `value` cannot do: mate within `value - 2` plies, or the check's
+    /// position would mate within `value - 1`. Its distance is then found with a proof alone,
+    /// instead of a search for a shorter mate that the parent has already ruled out.
+    fn after_check_of_exact(&mut self, pos: &Position, value: u16) {
+        if value >= 2 {
+            self.bounded.rule_out(pos, value - 2);
+        }
+    }
+
+    /// `Some(value - 1)` when the defence that led to `pos` (attacker to move), at a defender
+    /// turn whose exact distance is `value`, is one of the longest: mated within `value - 1`
+    /// plies but not within `value - 3`. A shorter defence's exact length is not needed, and
+    /// finding it would take a search that there is no mate shorter still.
+    fn longest_defence(&mut self, pos: &mut Position, value: u16) -> Option<u16> {
+        if value == 0 || self.mates_within(pos, value - 1) != Some(true) {
+            return None;
+        }
+        if value >= 3 && self.mates_within(pos, value - 3) != Some(false) {
+            return None;
+        }
+        Some(value - 1)
+    }
+
+    /// Whether the attacker mates from `pos` within `bound` plies; `None` when the budget ran
+    /// out.
+    fn mates_within(&mut self, pos: &mut Position, bound: u16) -> Option<bool> {
+        if self.aborted {
+            return None;
+        }
+        let mut bounded = std::mem::take(&mut self.bounded);
+        let v = bounded.mates_within(pos, bound, self);
+        self.bounded = bounded;
+        if v.is_none() {
+            self.aborted = true;
+        }
+        v
     }
 
     /// The exact number of plies to mate from `pos` (attacker to move) if it is at most
@@ -692,14 +777,14 @@ impl Checker {
                 self.aborted = true;
                 return false;
             }
-            let v = self.solver.prove_evasions(
+            let v = self.useless_solver.prove_evasions(
                 &mut p,
                 SolveLimits {
                     nodes: Some(USELESS_PROOF_NODES.min(left)),
                     ..SolveLimits::default()
                 },
             );
-            self.nodes += self.solver.nodes();
+            self.nodes += self.useless_solver.nodes();
             if v == Some(true) {
                 useless = true;
                 break;
@@ -735,10 +820,13 @@ impl Checker {
         let mut best: Option<(Vec<Move>, u32)> = None;
         for &m in moves.iter() {
             pos.do_move(m);
+            if or_node {
+                self.after_check_of_exact(pos, value);
+            }
             let v = if or_node {
                 self.and_value(pos, value - 1)
             } else {
-                self.or_value(pos, value - 1)
+                self.longest_defence(pos, value)
             };
             let sub = if v == Some(value - 1) {
                 self.principal(pos, value - 1)
@@ -774,6 +862,10 @@ impl Oracle for Checker {
     fn tick(&mut self) -> bool {
         Checker::tick(self);
         !self.aborted
+    }
+
+    fn known(&mut self, pos: &Position) -> Option<Option<u16>> {
+        self.solver.known(pos)
     }
 }
 
@@ -818,6 +910,10 @@ impl Report {
             } else {
                 s.push_str(&format!("駒余り: {:?} left in hand\n", self.spare));
             }
+        } else if let Some(n) = self.length {
+            s.push_str(&format!(
+                "{n}手詰 (the main line itself was not worked out)\n"
+            ));
         }
         let section = |s: &mut String, title: &str, alts: &[Alternative]| {
             for a in alts {
@@ -885,11 +981,7 @@ impl Report {
                 "\"{}\"",
                 r.replace('"', "'")
             )),
-            if self.main_line.is_empty() {
-                "null".to_string()
-            } else {
-                self.main_line.len().to_string()
-            },
+            self.length.map_or("null".to_string(), |n| n.to_string()),
             json_moves(&self.main_line),
             self.spare,
             alts(&self.cooks),
@@ -928,11 +1020,7 @@ impl Report {
         format!(
             "{}\t{}\t{}",
             self.status.name(),
-            if self.main_line.is_empty() {
-                "-".to_string()
-            } else {
-                self.main_line.len().to_string()
-            },
+            self.length.map_or("-".to_string(), |n| n.to_string()),
             if flaws.is_empty() {
                 "-".to_string()
             } else {
@@ -1014,8 +1102,10 @@ mod tests {
             let completed = with_defender_holding_the_rest(&given).unwrap();
             // The exhaustive search is slow on the longer problems, and slower still with the
             // defender's hand completed: fewer plies and shorter bounds there.
-            compared += compare_around(given.clone(), length, length <= 7);
-            compared += compare_around(completed, length.min(5), false);
+            compared += compare_around(given.clone(), length, length <= 7, false);
+            compared += compare_around(completed, length.min(5), false, false);
+            // With the df-pn solver's proofs and disproofs taken in, as the checker has them.
+            compared += compare_around(given.clone(), length, length <= 7, true);
             // The problem's own length, as the file gives it (for the hands given).
             let mut c = Checker::new(given.side_to_move(), u64::MAX);
             assert_eq!(
@@ -1030,10 +1120,15 @@ mod tests {
 
     /// Compares the two searches within every bound up to `length` at `root` and the positions
     /// one ply (and with `two_plies`, two plies) from it; returns the number of comparisons.
-    fn compare_around(mut root: Position, length: u16, two_plies: bool) -> usize {
+    /// With `solved`, the df-pn solver first solves the root, so that the bounded search takes
+    /// in its results.
+    fn compare_around(mut root: Position, length: u16, two_plies: bool, solved: bool) -> usize {
         let mut compared = 0;
         {
             let mut c = Checker::new(root.side_to_move(), u64::MAX);
+            if solved {
+                assert!(matches!(c.solve(&mut root.clone()), Verdict::Mate(_)));
+            }
             let mut positions = vec![root.clone()];
             let mut checks = MoveList::new();
             generate_checks(&root, &mut checks);

@@ -151,6 +151,21 @@ impl Solver {
         self.table.hashfull()
     }
 
+    /// What the table settles of `pos` for the attacker of the last solve: `Some(Some(len))`
+    /// when it proves a mate (`len` plies of proof tree, an upper bound on the distance to
+    /// mate), `Some(None)` when it disproves every mate, `None` when it knows neither. Only
+    /// path-independent verdicts are stored, so both hold whatever the path to `pos`.
+    pub(super) fn known(&self, pos: &Position) -> Option<Option<u16>> {
+        let p = self.table.probe(self.key(pos), pos.hand(self.attacker))?;
+        if p.is_proven() {
+            Some(Some(p.len))
+        } else if p.is_disproven() {
+            Some(None)
+        } else {
+            None
+        }
+    }
+
     /// Forgets every stored result.
     pub fn clear(&mut self) {
         self.table.clear();
