@@ -777,6 +777,7 @@ impl Checker {
                 self.aborted = true;
                 return false;
             }
+            self.useless_solver.set_out_of_game(Some(r.dropped()));
             let v = self.useless_solver.prove_evasions(
                 &mut p,
                 SolveLimits {

@@ -125,6 +125,9 @@ pub struct Solver {
     /// Plies from the root beyond which a node counts as a (path-dependent) failure: set while
     /// looking for a shorter mate than the one found.
     depth_limit: usize,
+    /// Mixed into every table key while the positions searched have a piece taken out of the
+    /// game (see [`Solver::set_out_of_game`]); 0 otherwise.
+    salt: u64,
 }
 
 impl Solver {
@@ -139,7 +142,23 @@ impl Solver {
             limits: SolveLimits::default(),
             aborted: false,
             depth_limit: MAX_PLY,
+            salt: 0,
         }
+    }
+
+    /// Tells the solver that the positions it is given next have a piece of `kind` taken out
+    /// of the game (`None`: every piece is in play). The table keys a position by its board
+    /// and the attacker's hand and counts every other piece as the defender's, so a proof of
+    /// such a position, stored under the same key, would stand for the real position, where
+    /// the defender holds that piece and may defend better. Their keys are salted by the kind
+    /// instead: apart from real positions, and from those missing another kind.
+    pub fn set_out_of_game(&mut self, kind: Option<PieceType>) {
+        self.salt = kind.map_or(0, |k| {
+            // Odd multiples of an odd constant, turned: distinct for each kind.
+            0xD6E8_FEB8_6659_FD93u64
+                .wrapping_mul(2 * k as u64 + 1)
+                .rotate_left(17)
+        });
     }
 
     /// Nodes visited by the last solve.
@@ -280,10 +299,11 @@ impl Solver {
     }
 
     fn salted(&self, board_key: u64) -> u64 {
-        match self.attacker {
+        let key = match self.attacker {
             Color::Black => board_key,
             Color::White => board_key ^ WHITE_ATTACKS,
-        }
+        };
+        key ^ self.salt
     }
 
     /// Starts loading the table clusters of the children by `moves`, so that the lookups that
@@ -774,13 +794,32 @@ impl Solver {
         let mut longest_counted: Option<u16> = None;
         for &(m, l) in proven.iter() {
             let matters = longest_counted.is_none_or(|c| l >= c);
-            if matters && muda::is_useless(pos, m, &mut |p| self.proven_len(p, true).is_some()) {
+            if matters && muda::is_useless(pos, m, &mut |p| self.mated_without(p, m.dropped())) {
                 continue;
             }
             longest_counted.get_or_insert(l);
             kept.push((m, l));
         }
         *proven = kept;
+    }
+
+    /// Whether `pos`, a position after the capture of a useless-looking drop of `kind` with
+    /// that piece taken out of the game, is mate. A proof of the real position (the defender
+    /// holding the piece) holds without it and is read as it is; a new proof is stored apart
+    /// ([`Solver::set_out_of_game`]).
+    fn mated_without(&mut self, pos: &mut Position, kind: PieceType) -> bool {
+        if self.salt == 0 {
+            if let Some(p) = self.table.probe(self.key(pos), pos.hand(self.attacker)) {
+                if p.is_proven() {
+                    return true;
+                }
+            }
+        }
+        let saved = self.salt;
+        self.set_out_of_game(Some(kind));
+        let mated = self.proven_len(pos, true).is_some();
+        self.salt = saved;
+        mated
     }
 
     /// (move, plies to mate after it) for the children in `list` the table proves, or `None`

@@ -587,6 +587,28 @@ mod tests {
     use super::*;
     use crate::position::Position;
 
+    /// 30 epochs of batches of two: enough for the toy samples to be learnt.
+    fn toy_options() -> Options {
+        Options {
+            epochs: 30,
+            batch: 2,
+            rate: 3e-3,
+            threads: 2,
+            ..Options::default()
+        }
+    }
+
+    fn train_quietly(net: &mut FloatNet, s: &Samples, opts: &Options) {
+        train(
+            net,
+            s,
+            &Samples::new(),
+            opts,
+            &mut |_, _| {},
+            &mut |_, _, _| {},
+        );
+    }
+
     fn toy_samples() -> Samples {
         let mut s = Samples::new();
         let mut pos = Position::startpos();
@@ -608,24 +630,11 @@ mod tests {
     #[test]
     fn training_lowers_the_loss_and_is_deterministic() {
         let s = toy_samples();
-        let opts = Options {
-            epochs: 30,
-            batch: 2,
-            rate: 3e-3,
-            threads: 2,
-            ..Options::default()
-        };
+        let opts = toy_options();
         let run = || {
             let mut net = FloatNet::random(5);
             let before = loss(&net, &s, opts.score_share, 1);
-            train(
-                &mut net,
-                &s,
-                &Samples::new(),
-                &opts,
-                &mut |_, _| {},
-                &mut |_, _, _| {},
-            );
+            train_quietly(&mut net, &s, &opts);
             (before, loss(&net, &s, opts.score_share, 1), net)
         };
         let (before, after, net) = run();
@@ -691,22 +700,9 @@ mod tests {
         let before = net.output(us, them);
         net.add_head(&s, 1);
         assert_eq!(net.output(us, them), before);
-        let opts = Options {
-            epochs: 30,
-            batch: 2,
-            rate: 3e-3,
-            threads: 2,
-            ..Options::default()
-        };
+        let opts = toy_options();
         let start = loss(&net, &s, opts.score_share, 1);
-        train(
-            &mut net,
-            &s,
-            &Samples::new(),
-            &opts,
-            &mut |_, _| {},
-            &mut |_, _, _| {},
-        );
+        train_quietly(&mut net, &s, &opts);
         assert!(loss(&net, &s, opts.score_share, 1) < start * 0.5);
         assert!(net.head.as_ref().unwrap().u.iter().any(|&u| u != 0.0));
     }
