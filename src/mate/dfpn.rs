@@ -1279,6 +1279,32 @@ mod tests {
     }
 
     #[test]
+    fn proofs_with_a_piece_out_of_the_game_are_kept_apart_from_real_positions() {
+        let mut pos = Position::from_sfen("7n1/8k/9/8B/9/9/9/9/9 b 2G 1").unwrap();
+        let mut solver = Solver::new(1);
+        let limits = SolveLimits {
+            nodes: Some(10_000),
+            ..SolveLimits::default()
+        };
+        solver.set_out_of_game(Some(PieceType::Rook));
+        assert!(matches!(
+            solver.solve(&mut pos, limits.clone()),
+            Verdict::Mate(_)
+        ));
+        let hand = pos.hand(Color::Black);
+        let proven = |s: &Solver| {
+            s.table
+                .probe(s.key(&pos), hand)
+                .is_some_and(|p| p.is_proven())
+        };
+        assert!(proven(&solver), "found under its own salt");
+        solver.set_out_of_game(Some(PieceType::Bishop));
+        assert!(!proven(&solver), "not for a position missing another piece");
+        solver.set_out_of_game(None);
+        assert!(!proven(&solver), "not for the real position");
+    }
+
+    #[test]
     fn the_line_is_found_when_the_table_lost_the_proven_checks() {
         let mut pos = Position::from_sfen("7n1/8k/9/8B/9/9/9/9/9 b 2G 1").unwrap();
         let mut solver = Solver::new(1);
