@@ -1278,14 +1278,20 @@ mod tests {
         assert_eq!(linked, 3);
     }
 
-    #[test]
-    fn proofs_with_a_piece_out_of_the_game_are_kept_apart_from_real_positions() {
-        let mut pos = Position::from_sfen("7n1/8k/9/8B/9/9/9/9/9 b 2G 1").unwrap();
-        let mut solver = Solver::new(1);
+    /// A mate in three (two golds in hand and the bishop on 1四 against the king on 1二), a
+    /// small solver and a node budget that proves it many times over.
+    fn mate_in_three() -> (Position, Solver, SolveLimits) {
+        let pos = Position::from_sfen("7n1/8k/9/8B/9/9/9/9/9 b 2G 1").unwrap();
         let limits = SolveLimits {
             nodes: Some(10_000),
             ..SolveLimits::default()
         };
+        (pos, Solver::new(1), limits)
+    }
+
+    #[test]
+    fn proofs_with_a_piece_out_of_the_game_are_kept_apart_from_real_positions() {
+        let (mut pos, mut solver, limits) = mate_in_three();
         solver.set_out_of_game(Some(PieceType::Rook));
         assert!(matches!(
             solver.solve(&mut pos, limits.clone()),
@@ -1306,12 +1312,7 @@ mod tests {
 
     #[test]
     fn the_line_is_found_when_the_table_lost_the_proven_checks() {
-        let mut pos = Position::from_sfen("7n1/8k/9/8B/9/9/9/9/9 b 2G 1").unwrap();
-        let mut solver = Solver::new(1);
-        let limits = SolveLimits {
-            nodes: Some(10_000),
-            ..SolveLimits::default()
-        };
+        let (mut pos, mut solver, limits) = mate_in_three();
         assert!(matches!(
             solver.solve(&mut pos, limits.clone()),
             Verdict::Mate(_)
