@@ -1206,6 +1206,7 @@ impl<'a> Searcher<'a> {
     /// Makes `m` at `ply`, with the accumulators of the node it leads to.
     fn do_move(&mut self, ply: usize, m: Move) {
         self.pos.do_move(m);
+        self.tt.prefetch(self.pos.key());
         match &self.options.net {
             Some(net) => {
                 let (before, after) = self.stack.split_at_mut(ply + 1);
