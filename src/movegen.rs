@@ -266,6 +266,125 @@ pub fn count_legal(pos: &Position) -> usize {
     list.len
 }
 
+/// The legal replies to a check, counted by kind without being listed: what the mate solver
+/// needs of each new check (the defender's moves and the squares of its interpositions make the
+/// check's first proof number), where listing every evasion took a good share of the search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EvasionCount {
+    /// Moves of pieces on the board, the king's included.
+    pub board_moves: u32,
+    /// Drops, all kinds on all squares.
+    pub drops: u32,
+    /// The squares where at least one drop is legal.
+    pub drop_squares: Bitboard,
+}
+
+impl EvasionCount {
+    pub fn total(&self) -> u32 {
+        self.board_moves + self.drops
+    }
+}
+
+/// Counts the legal replies to a check: the same moves [`generate_evasions`] lists, found
+/// square by square from the few squares that answer a check (the king's, the checker's and
+/// those between), not piece by piece. The side to move must be in check.
+pub fn count_evasions(pos: &Position) -> EvasionCount {
+    debug_assert!(pos.in_check());
+    let us = pos.side_to_move();
+    let them = !us;
+    let own = pos.pieces_of(us);
+    let occ = pos.occupied();
+    let mut count = EvasionCount::default();
+    let Some(k) = pos.king_square(us) else {
+        return count;
+    };
+    let occ_without_king = occ.without(k);
+    for to in attacks::king_attacks(k).and_not(own) {
+        if !pos.is_attacked(them, to, occ_without_king) {
+            count.board_moves += 1;
+        }
+    }
+    // In double check only the king can move.
+    let Some(checker) = pos.checkers().single() else {
+        return count;
+    };
+    let block = attacks::between(k, checker);
+    let zone = Bitboard::promotion_zone(us);
+    let last = Bitboard::far_ranks(us, 1);
+    let last_two = Bitboard::far_ranks(us, 2);
+    let pinned = pos.pinned();
+    for to in block.with(checker) {
+        for from in pos.attackers_to(us, to, occ).without(k) {
+            // A pinned piece keeps to its pin line (which, against a single check, never
+            // crosses the check's line but at the king; tested as the generator does).
+            if pinned.contains(from) && !attacks::line(k, from).contains(to) {
+                continue;
+            }
+            let Some(piece) = pos.piece_on(from) else {
+                continue;
+            };
+            // Promotion as the generator allows it: optional in the zone, forced where the
+            // unpromoted piece could never move again.
+            count.board_moves += match piece.piece_type() {
+                PieceType::Pawn | PieceType::Lance => {
+                    zone.contains(to) as u32 + !last.contains(to) as u32
+                }
+                PieceType::Knight => zone.contains(to) as u32 + !last_two.contains(to) as u32,
+                PieceType::Silver | PieceType::Bishop | PieceType::Rook => {
+                    1 + (zone.contains(from) || zone.contains(to)) as u32
+                }
+                _ => 1,
+            };
+        }
+    }
+    let hand = pos.hand(us);
+    if block.is_empty() || hand.is_empty() {
+        return count;
+    }
+    // Drops between: no dead drops (a pawn or lance on the last rank, a knight on the last
+    // two), no second unpromoted pawn on a file, no pawn drop that mates.
+    let mut squares = Bitboard::EMPTY;
+    if hand.has(PieceType::Pawn) {
+        let mut pawn = block
+            .and_not(last)
+            .and_not(pos.pieces(us, PieceType::Pawn).fill_files());
+        if let Some(ek) = pos.king_square(them) {
+            if let Some(sq) = (pawn & attacks::pawn_attacks(them, ek)).single() {
+                if pos.is_pawn_drop_mate(sq) {
+                    pawn = pawn.without(sq);
+                }
+            }
+        }
+        count.drops += pawn.count();
+        squares |= pawn;
+    }
+    if hand.has(PieceType::Lance) {
+        let lance = block.and_not(last);
+        count.drops += lance.count();
+        squares |= lance;
+    }
+    if hand.has(PieceType::Knight) {
+        let knight = block.and_not(last_two);
+        count.drops += knight.count();
+        squares |= knight;
+    }
+    let anywhere = [
+        PieceType::Silver,
+        PieceType::Gold,
+        PieceType::Bishop,
+        PieceType::Rook,
+    ]
+    .iter()
+    .filter(|&&pt| hand.has(pt))
+    .count() as u32;
+    if anywhere > 0 {
+        count.drops += anywhere * block.count();
+        squares |= block;
+    }
+    count.drop_squares = squares;
+    count
+}
+
 /// Appends board moves, splitting each piece's targets into promoting and non-promoting sets
 /// with masks (no per-move tests), and keeping only the moves of generator kind `G`.
 struct Emitter<'a, const G: u8> {

@@ -4,10 +4,15 @@
 //! problems, on positions reached from them by random play (attacker and defender moves, so the
 //! defender is sometimes the side to move and the attacker's king is sometimes missing), on
 //! random games with both kings (some in check), and on random placements of every piece.
+//! Wherever the side to move is in check, the evasion counter (`count_evasions`, which the
+//! solver uses for a check's first proof number) is held to the listed evasions the same way.
 
 mod common;
 
-use hayate::movegen::{generate_checks, generate_checks_by_filter, generate_legal, MoveList};
+use hayate::bitboard::Bitboard;
+use hayate::movegen::{
+    count_evasions, generate_checks, generate_checks_by_filter, generate_legal, MoveList,
+};
 use hayate::types::Move;
 use hayate::Position;
 use rand::rngs::StdRng;
@@ -21,6 +26,8 @@ struct Seen {
     in_check_with_checks: usize,
     discovered: usize,
     drops: usize,
+    evasion_positions: usize,
+    evasion_drops: usize,
 }
 
 fn compare(p: &Position, seen: &mut Seen) {
@@ -40,6 +47,30 @@ fn compare(p: &Position, seen: &mut Seen) {
         .filter(|m| !m.is_drop() && shields.contains(m.from()))
         .count();
     seen.drops += fast.iter().filter(|m| m.is_drop()).count();
+    if p.in_check() {
+        compare_evasions(p, seen);
+    }
+}
+
+/// The evasion counter against the listed evasions: board moves, drops, and the squares of
+/// the drops.
+fn compare_evasions(p: &Position, seen: &mut Seen) {
+    let moves = legal_moves(p);
+    let drops: Vec<&Move> = moves.iter().filter(|m| m.is_drop()).collect();
+    let squares = drops.iter().fold(Bitboard::EMPTY, |b, m| b.with(m.to()));
+    let count = count_evasions(p);
+    assert_eq!(
+        (
+            count.board_moves as usize,
+            count.drops as usize,
+            count.drop_squares
+        ),
+        (moves.len() - drops.len(), drops.len(), squares),
+        "{}",
+        p.to_sfen()
+    );
+    seen.evasion_positions += 1;
+    seen.evasion_drops += drops.len();
 }
 
 fn legal_moves(p: &Position) -> Vec<Move> {
@@ -88,6 +119,8 @@ fn direct_checks_match_the_filtered_legal_moves_on_the_classics_and_after_random
     assert!(seen.positions > 20_000, "{seen:?}");
     assert!(seen.discovered > 1_000, "{seen:?}");
     assert!(seen.drops > 10_000, "{seen:?}");
+    assert!(seen.evasion_positions > 5_000, "{seen:?}");
+    assert!(seen.evasion_drops > 5_000, "{seen:?}");
 }
 
 #[test]

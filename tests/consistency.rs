@@ -54,13 +54,15 @@ fn incremental_key_equals_fresh_key_on_every_node() {
 }
 
 #[test]
-fn the_board_key_after_a_move_is_the_key_once_it_is_played() {
+fn the_keys_after_a_move_are_the_keys_once_it_is_played() {
     let mut moves = 0;
     for mut p in random_positions(300, 10) {
         for m in legal_moves(&p) {
             let predicted = p.board_key_after(m);
+            let full = p.key_after(m);
             p.do_move(m);
             assert_eq!(predicted, p.board_key(), "{m}");
+            assert_eq!(full, p.key(), "{m}");
             p.undo_move(m);
             moves += 1;
         }

@@ -24,7 +24,9 @@ use super::muda;
 use super::table::{MateTable, Probe, INF};
 use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::movegen::{count_legal, generate_checks, generate_legal, MoveList};
+use crate::movegen::{
+    count_evasions, generate_checks, generate_evasions, generate_legal, MoveList,
+};
 use crate::position::Position;
 use crate::types::{Color, Hand, Move, PieceType};
 
@@ -441,41 +443,37 @@ impl Solver {
         self.prefetch_children(pos, &list);
         let mut evasions = MoveList::new();
         for &m in list.iter() {
-            pos.do_move(m);
             let mut c = self.child(pos, m, ply + 1);
+            // Only a child the table does not know (or knows only as 1/1) is played, to count
+            // its evasions.
             if !c.path_dependent && !c.is_resolved() && c.pn == 1 {
-                evasions.clear();
-                generate_legal(pos, &mut evasions);
-                if evasions.is_empty() {
+                pos.do_move(m);
+                let count = count_evasions(pos);
+                if count.total() == 0 {
                     c.pn = 0;
                     c.dn = INF;
                     c.len = 0;
                     c.resolved_hand = interposition_proof_hand(pos, self.attacker, Hand::EMPTY);
                     self.table.store(c.key, c.resolved_hand, 0, INF, 0, 1);
                 } else {
-                    // Fewer evasions, nearer a proof.
-                    // Interpositions on one square count once: they are searched in turn.
-                    let mut squares = Bitboard::EMPTY;
-                    let mut n = 0;
-                    let mut far = false;
-                    let (near, checker) = far_block_context(pos);
-                    for e in evasions.iter() {
-                        if is_far_block(*e, near, checker) {
-                            far = true;
-                        } else if e.is_drop() {
-                            squares = squares.with(e.to());
-                        } else {
-                            n += 1;
-                        }
+                    // Fewer evasions, nearer a proof. Interpositions on one square count once:
+                    // they are searched in turn; those that nothing of the defender's covers
+                    // count once in all.
+                    let mut drops = 0;
+                    if count.drop_squares.is_nonempty() {
+                        let (near, _) = far_block_context(pos);
+                        drops = (count.drop_squares & near).count()
+                            + count.drop_squares.and_not(near).is_nonempty() as u32;
                     }
-                    // Interpositions that nothing of the defender's covers count once in all.
-                    c.pn = n + squares.count() + far as u32;
-                    if evasions.len() == 1 && ply + 3 <= self.depth_limit {
+                    c.pn = count.board_moves + drops;
+                    if count.total() == 1 && ply + 3 <= self.depth_limit {
+                        evasions.clear();
+                        generate_evasions(pos, &mut evasions);
                         self.try_mate_in_three(pos, &evasions, &mut c);
                     }
                 }
+                pos.undo_move(m);
             }
-            pos.undo_move(m);
             self.children.push(c);
             if c.pn == 0 {
                 break;
@@ -525,9 +523,7 @@ impl Solver {
         generate_legal(pos, &mut list);
         self.prefetch_children(pos, &list);
         for &m in list.iter() {
-            pos.do_move(m);
             let c = self.child(pos, m, ply + 1);
-            pos.undo_move(m);
             self.children.push(c);
             if c.dn == 0 && !c.path_dependent {
                 break;
@@ -543,11 +539,19 @@ impl Solver {
         link_non_promotions(pos, &mut self.children[base..]);
     }
 
-    /// What is known of the position just reached by `m`: a repetition of the path, a table
-    /// entry, or the first estimate 1/1.
+    /// What is known of the position `m` leads to from `pos` (the move is not played): a
+    /// repetition of the path, a table entry, or the first estimate 1/1.
     fn child(&self, pos: &Position, m: Move, ply: usize) -> Child {
-        let key = self.key(pos);
-        let hand = pos.hand(self.attacker);
+        let key = self.salted(pos.board_key_after(m));
+        let mut hand = pos.hand(self.attacker);
+        if pos.side_to_move() == self.attacker {
+            // The attacker's move: a drop spends a piece, a capture brings one in.
+            if m.is_drop() {
+                hand = hand.minus_one(m.dropped());
+            } else if let Some(captured) = pos.piece_on(m.to()) {
+                hand = hand.plus_one(captured.piece_type().unpromote());
+            }
+        }
         let mut c = Child {
             m,
             key,
@@ -561,7 +565,7 @@ impl Solver {
             waits_for: NO_WAIT,
             far_drop: false,
         };
-        if self.path.contains_key(&pos.key()) {
+        if self.path.contains_key(&pos.key_after(m)) {
             c.pn = INF;
             c.dn = 0;
             c.path_dependent = true;
@@ -885,7 +889,8 @@ impl Solver {
             Some(p) if p.is_disproven() => return None,
             _ => {}
         }
-        if pos.side_to_move() != self.attacker && pos.in_check() && count_legal(pos) == 0 {
+        if pos.side_to_move() != self.attacker && pos.in_check() && count_evasions(pos).total() == 0
+        {
             // Mated: a mate in one found by the shortcut leaves no entry for this position.
             return Some(0);
         }

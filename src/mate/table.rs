@@ -151,11 +151,22 @@ impl Probe {
 }
 
 pub struct MateTable {
+    /// The clusters in use, `clusters[start..=start + mask]`, and some slack before and after
+    /// them (see [`HUGE_PAGE`]).
     clusters: Vec<Cluster>,
+    /// The first cluster in use.
+    start: usize,
     /// Number of clusters minus one (a power of two minus one).
     mask: usize,
     used: usize,
 }
+
+/// A table of at least this size starts at a multiple of it, and the kernel is asked to back it
+/// with pages of this size (Linux's transparent huge pages): every probe lands in a random
+/// place of a table of hundreds of megabytes, and with 4 KB pages almost every one also missed
+/// the address translation cache (a profile put a tenth of the solver's time on the prefetch
+/// instructions that touch a child's cluster first).
+const HUGE_PAGE: usize = 2 << 20;
 
 impl MateTable {
     /// A table of about `mb` megabytes (at least one cluster), or a smaller one when that much
@@ -173,16 +184,37 @@ impl MateTable {
             .max(1)
             .checked_next_power_of_two()?
             / 2;
+        let len = len.max(1);
+        let bytes = len * std::mem::size_of::<Cluster>();
+        let huge = bytes >= HUGE_PAGE;
+        let slack = if huge {
+            HUGE_PAGE / std::mem::size_of::<Cluster>()
+        } else {
+            0
+        };
         let mut clusters = Vec::new();
-        clusters.try_reserve_exact(len.max(1)).ok()?;
-        clusters.resize(len.max(1), Cluster::default());
-        Some(MateTable::with_clusters(clusters))
+        clusters.try_reserve_exact(len + slack).ok()?;
+        let mut start = 0;
+        if huge {
+            let addr = clusters.as_ptr() as usize;
+            start = (addr.next_multiple_of(HUGE_PAGE) - addr) / std::mem::size_of::<Cluster>();
+            // Asked before the first write, which is when the kernel picks the pages.
+            advise_huge_pages(addr + start * std::mem::size_of::<Cluster>(), bytes);
+        }
+        clusters.resize(len + slack, Cluster::default());
+        Some(MateTable {
+            clusters,
+            start,
+            mask: len - 1,
+            used: 0,
+        })
     }
 
     fn with_clusters(clusters: Vec<Cluster>) -> MateTable {
         MateTable {
             mask: clusters.len() - 1,
             clusters,
+            start: 0,
             used: 0,
         }
     }
@@ -194,12 +226,12 @@ impl MateTable {
 
     /// Per mille of the slots in use.
     pub fn hashfull(&self) -> usize {
-        self.used * 1000 / (self.clusters.len() * CLUSTER)
+        self.used * 1000 / ((self.mask + 1) * CLUSTER)
     }
 
     #[inline(always)]
     fn index(&self, key: u64) -> usize {
-        (key >> 20) as usize & self.mask
+        self.start + ((key >> 20) as usize & self.mask)
     }
 
     /// Starts loading the cluster of `key` into the cache, for a probe soon after: the solver
@@ -323,6 +355,28 @@ impl MateTable {
     }
 }
 
+/// Asks the kernel to back `len` bytes from `addr` (a multiple of [`HUGE_PAGE`]) with huge
+/// pages. Only a hint: where it is refused or unknown the table works as it is.
+fn advise_huge_pages(addr: usize, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        extern "C" {
+            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+        }
+        const MADV_HUGEPAGE: i32 = 14;
+        // SAFETY: madvise with MADV_HUGEPAGE changes no contents and no permissions, only how
+        // the kernel backs the range, which lies inside the table's own allocation (reserved,
+        // not yet written) and starts on a page boundary as the call requires; its result is
+        // a hint's and is ignored. The C library it comes from is linked by std on Linux.
+        // Measured: see the commit that added it.
+        unsafe {
+            madvise(addr as *mut std::ffi::c_void, len, MADV_HUGEPAGE);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (addr, len);
+}
+
 /// An empty slot, else the open entry with the least work, else the least work.
 fn victim(entries: &[Entry; CLUSTER]) -> usize {
     let mut best = 0;
@@ -353,6 +407,12 @@ mod tests {
         let t = MateTable::try_new(1).unwrap();
         assert_eq!(t.mask + 1, t.clusters.len());
         assert!(t.clusters.len().is_power_of_two());
+        // A table of huge pages starts on one.
+        let t = MateTable::try_new(8).unwrap();
+        let first = &t.clusters[t.start] as *const Cluster as usize;
+        assert_eq!(first % HUGE_PAGE, 0);
+        assert!(t.start + t.mask < t.clusters.len());
+        assert!((t.mask + 1).is_power_of_two());
         assert_eq!(std::mem::size_of::<Entry>(), 16);
         assert_eq!(std::mem::size_of::<Cluster>(), 128);
         assert_eq!(std::mem::align_of::<Cluster>(), 128);

@@ -386,6 +386,21 @@ impl Position {
         key ^ zobrist::piece_square(piece, from) ^ zobrist::piece_square(moved, to)
     }
 
+    /// The full key (board, side to move and hands) after `m` (a legal move), without playing
+    /// it: the mate solver looks a node's children up in its table and on its path by these
+    /// keys, and plays only the moves whose child it must examine.
+    pub fn key_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let mut hand_key = self.st.hand_key;
+        if m.is_drop() {
+            hand_key = hand_key.wrapping_sub(zobrist::hand(us, m.dropped()));
+        } else if let Some(captured) = self.board[m.to().index()] {
+            let pt = captured.piece_type().unpromote();
+            hand_key = hand_key.wrapping_add(zobrist::hand(us, pt));
+        }
+        self.board_key_after(m) ^ hand_key
+    }
+
     /// Plays a legal move. The move must come from the generator or have passed
     /// [`is_legal`](Self::is_legal).
     pub fn do_move(&mut self, m: Move) {
