@@ -199,7 +199,7 @@ impl MateTable {
             let addr = clusters.as_ptr() as usize;
             start = (addr.next_multiple_of(HUGE_PAGE) - addr) / std::mem::size_of::<Cluster>();
             // Asked before the first write, which is when the kernel picks the pages.
-            advise_huge_pages(addr + start * std::mem::size_of::<Cluster>(), bytes);
+            crate::tt::advise_huge_pages(addr + start * std::mem::size_of::<Cluster>(), bytes);
         }
         clusters.resize(len + slack, Cluster::default());
         Some(MateTable {
@@ -353,28 +353,6 @@ impl MateTable {
         }
         entries[i] = Entry::new(check, hand, pn, dn, len, work);
     }
-}
-
-/// Asks the kernel to back `len` bytes from `addr` (a multiple of [`HUGE_PAGE`]) with huge
-/// pages. Only a hint: where it is refused or unknown the table works as it is.
-fn advise_huge_pages(addr: usize, len: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        extern "C" {
-            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-        }
-        const MADV_HUGEPAGE: i32 = 14;
-        // SAFETY: madvise with MADV_HUGEPAGE changes no contents and no permissions, only how
-        // the kernel backs the range, which lies inside the table's own allocation (reserved,
-        // not yet written) and starts on a page boundary as the call requires; its result is
-        // a hint's and is ignored. The C library it comes from is linked by std on Linux.
-        // Measured: see the commit that added it.
-        unsafe {
-            madvise(addr as *mut std::ffi::c_void, len, MADV_HUGEPAGE);
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (addr, len);
 }
 
 /// An empty slot, else the open entry with the least work, else the least work.
