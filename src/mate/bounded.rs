@@ -347,6 +347,16 @@ impl BoundedSearch {
                 self.fail(place, 2);
                 return;
             }
+            if bound < 4 {
+                // Every defence leaves at most two plies, so only a mate at once after each
+                // fits: settled in place, as the attacker's last turns are.
+                match self.mated_at_once_after_each(pos, &moves, oracle) {
+                    _ if self.aborted => {}
+                    None => self.prove(place, 2),
+                    Some(none_within) => self.fail(place, none_within.saturating_add(1)),
+                }
+                return;
+            }
         }
         let mut children: Vec<Child> = Vec::with_capacity(moves.len());
         let mut checks = MoveList::new();
@@ -393,7 +403,16 @@ impl BoundedSearch {
                 children[i].known = known;
                 children[i].pn = cpn;
                 children[i].dn = cdn;
-                if !or_node && cdn == 0 && children[i].may_be_useless {
+                i += 1;
+            }
+            // A refuting drop that may be useless is asked about only when no other defence
+            // refutes: the proof that it is useless is often the dearest part of a node
+            // (tens of thousands of nodes when it fails), and another refutation settles the
+            // node without it (`failure_depth` leaves the drops out).
+            let refuted = children.iter().any(|c| c.dn == 0 && !c.may_be_useless);
+            let mut i = 0;
+            while i < children.len() && !or_node && !refuted {
+                if children[i].dn == 0 && children[i].may_be_useless {
                     if oracle.is_useless(pos, children[i].mv) {
                         children.swap_remove(i);
                         continue;
@@ -460,7 +479,7 @@ impl BoundedSearch {
     fn failure_depth(&self, children: &[Child], or_node: bool) -> u16 {
         let depths = children
             .iter()
-            .filter(|c| c.dn == 0)
+            .filter(|c| c.dn == 0 && !c.may_be_useless)
             .map(|c| c.known.none_within);
         let sub = if or_node { depths.min() } else { depths.max() };
         match sub.unwrap_or(0) {
@@ -490,6 +509,60 @@ impl BoundedSearch {
             }
         }
         false
+    }
+
+    /// Whether the attacker mates at once after every defence in `replies` (the defender to
+    /// move in `pos`, with bound 2 or 3): `None` when he does, or else how far the failure
+    /// after the first refuting defence reaches (as `none_within`). A refuting drop that is a
+    /// useless interposition is no defence. What is learnt of each defence goes to the table,
+    /// as its own node would have stored it.
+    fn mated_at_once_after_each(
+        &mut self,
+        pos: &mut Position,
+        replies: &MoveList,
+        oracle: &mut impl Oracle,
+    ) -> Option<u16> {
+        let mut checks = MoveList::new();
+        // The drops that may be useless last: a refutation by another reply spares the proof
+        // that they are.
+        let (drops, others): (Vec<Move>, Vec<Move>) =
+            replies.iter().partition(|&&r| muda::may_be_useless(pos, r));
+        for (i, &r) in others.iter().chain(drops.iter()).enumerate() {
+            let may_be_useless = i >= others.len();
+            pos.do_move(r);
+            let place = self.place(pos);
+            self.import(pos, place, oracle);
+            let known = self.lookup(place);
+            let none_within = if known.proof <= 1 {
+                None
+            } else if known.none_within >= 2 {
+                // No mate within one is none within two: the attacker's distances are odd.
+                Some(known.none_within.max(3))
+            } else {
+                checks.clear();
+                generate_checks(pos, &mut checks);
+                if checks.is_empty() {
+                    self.fail(place, NEVER);
+                    Some(NEVER)
+                } else if self.mate_at_once(pos, &checks, oracle) {
+                    self.prove(place, 1);
+                    None
+                } else {
+                    self.fail(place, 3);
+                    Some(3)
+                }
+            };
+            pos.undo_move(r);
+            if self.aborted {
+                return Some(0);
+            }
+            if let Some(d) = none_within {
+                if !(may_be_useless && oracle.is_useless(pos, r)) {
+                    return Some(d);
+                }
+            }
+        }
+        None
     }
 
     /// The length of a proven node's proof tree: one more than its quickest proven check, or
@@ -556,5 +629,41 @@ mod tests {
             ..place(two_golds, Hand::EMPTY)
         };
         assert_eq!(s.lookup(other).proof, NO_PROOF);
+    }
+
+    /// Counts the questions about useless drops and answers "not useless".
+    #[derive(Default)]
+    struct CountingOracle {
+        asked: usize,
+    }
+
+    impl Oracle for CountingOracle {
+        fn is_useless(&mut self, _pos: &mut Position, _r: Move) -> bool {
+            self.asked += 1;
+            false
+        }
+
+        fn tick(&mut self) -> bool {
+            true
+        }
+    }
+
+    /// A distant rook's check that the king simply walks away from (a lone rook never mates):
+    /// the drops between them (on 5三 and 5四, away from the king and uncovered) may be
+    /// useless, but at the defender turns settled in place (bounds 2 and 3) the king's
+    /// refutation makes the question needless. Deeper, the search asks only when a drop is
+    /// the one refutation it has, which depends on the order it finds them in.
+    #[test]
+    fn a_refuting_king_move_spares_the_useless_drop_question() {
+        let sfen = "4k4/9/9/9/4R4/9/9/9/9 w G 1";
+        for bound in 0..=7 {
+            let mut pos = Position::from_sfen(sfen).unwrap();
+            let mut s = BoundedSearch::new(Color::Black);
+            let mut oracle = CountingOracle::default();
+            assert_eq!(s.mates_within(&mut pos, bound, &mut oracle), Some(false));
+            if bound <= 3 {
+                assert_eq!(oracle.asked, 0, "within {bound}");
+            }
+        }
     }
 }
