@@ -542,7 +542,8 @@ impl Solver {
     /// What is known of the position `m` leads to from `pos` (the move is not played): a
     /// repetition of the path, a table entry, or the first estimate 1/1.
     fn child(&self, pos: &Position, m: Move, ply: usize) -> Child {
-        let key = self.salted(pos.board_key_after(m));
+        let board_key = pos.board_key_after(m);
+        let key = self.salted(board_key);
         let mut hand = pos.hand(self.attacker);
         if pos.side_to_move() == self.attacker {
             // The attacker's move: a drop spends a piece, a capture brings one in.
@@ -565,7 +566,8 @@ impl Solver {
             waits_for: NO_WAIT,
             far_drop: false,
         };
-        if self.path.contains_key(&pos.key_after(m)) {
+        // The full key of the child: its board key (computed once) and its hands'.
+        if self.path.contains_key(&(board_key ^ pos.hand_key_after(m))) {
             c.pn = INF;
             c.dn = 0;
             c.path_dependent = true;

@@ -390,15 +390,22 @@ impl Position {
     /// it: the mate solver looks a node's children up in its table and on its path by these
     /// keys, and plays only the moves whose child it must examine.
     pub fn key_after(&self, m: Move) -> u64 {
+        self.board_key_after(m) ^ self.hand_key_after(m)
+    }
+
+    /// The hands' part of the full key after `m` (a legal move): the full key is the board key
+    /// XOR this, so a caller that has the board key already need not compute it again.
+    pub fn hand_key_after(&self, m: Move) -> u64 {
         let us = self.side;
-        let mut hand_key = self.st.hand_key;
+        let hand_key = self.st.hand_key;
         if m.is_drop() {
-            hand_key = hand_key.wrapping_sub(zobrist::hand(us, m.dropped()));
+            hand_key.wrapping_sub(zobrist::hand(us, m.dropped()))
         } else if let Some(captured) = self.board[m.to().index()] {
             let pt = captured.piece_type().unpromote();
-            hand_key = hand_key.wrapping_add(zobrist::hand(us, pt));
+            hand_key.wrapping_add(zobrist::hand(us, pt))
+        } else {
+            hand_key
         }
-        self.board_key_after(m) ^ hand_key
     }
 
     /// Plays a legal move. The move must come from the generator or have passed
