@@ -463,6 +463,40 @@ fn a_budget_that_runs_out_is_unknown_never_sound() {
 }
 
 #[test]
+fn an_unsettled_distance_still_gets_an_upper_bound() {
+    // COOK_MIDDLE is a 5-ply mate: 100 nodes are enough for the solver's proof (it looks at
+    // its limits every thousand nodes) but not for the exact distance.
+    let exact = Exhaustive::new()
+        .attack(&mut full(COOK_MIDDLE), 9)
+        .expect("a mate within 9 plies") as usize;
+    assert_eq!(exact, 5);
+    let r = check_problem(COOK_MIDDLE, &limits(100)).unwrap();
+    assert_eq!(r.status, Status::Unknown);
+    assert_eq!(r.length, None);
+    let (bound, line) = r.length_at_most.clone().expect("an upper bound");
+    // The bound is a proven mate within that many plies, so never below the exact distance;
+    // the line comes with it and is a mate.
+    assert!(bound >= exact, "bound {bound} below the distance {exact}");
+    assert!(!line.is_empty() && line.len() <= bound);
+    let pos = full(COOK_MIDDLE);
+    assert_eq!(verify_mate_line(&pos, &line), Ok(()), "{}", usi(&line));
+    assert!(
+        r.row().starts_with(&format!("unknown\t<={bound}\t")),
+        "{}",
+        r.row()
+    );
+    assert!(r
+        .json(false)
+        .contains(&format!("\"length_at_most\":{bound}")));
+    assert!(r.human(false).contains(&format!("at most {bound}手詰")));
+    // Once the distance is settled, the exact length replaces the bound.
+    let settled = check(COOK_MIDDLE);
+    assert_eq!(settled.length, Some(exact));
+    assert_eq!(settled.length_at_most, None);
+    assert!(settled.json(false).contains("\"length_at_most\":null"));
+}
+
+#[test]
 fn bad_input_is_an_error_not_a_panic() {
     for bad in [
         "",

@@ -14,7 +14,9 @@
 //!   solver, which must prove that it fails (or finds a longer mate, still a 余詰).
 //!
 //! Everything runs under one node budget. Whatever the budget does not settle is reported as
-//! unknown, never as sound.
+//! unknown, never as sound. When the exact distance is what runs out, the report still gives
+//! an upper bound on it: the depth of the solver's shortest proof tree (a mate within that
+//! many plies is proven), with the solver's line.
 //!
 //! Useless interpositions (無駄合, see `muda.rs`) are no defence under the convention: the
 //! distances do not count them in a defender's resistance (a check that leaves only
@@ -113,6 +115,10 @@ pub struct Report {
     /// The n of n手詰, the exact distance to mate: known before the main line is worked out,
     /// so it is reported even when the budget runs out on the way to the line.
     pub length: Option<usize>,
+    /// When the exact distance was not settled: the depth of the solver's shortest proof, which
+    /// the n of n手詰 cannot exceed (a mate within that many plies is proven), with the line
+    /// the solver gives along it.
+    pub length_at_most: Option<(usize, Vec<Move>)>,
     /// 駒余り: what the attacker still holds at the end of the main line.
     pub spare: Hand,
     /// 余詰: a second mating move at an attacker turn other than the last.
@@ -201,6 +207,7 @@ pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String>
         reason: None,
         main_line: Vec::new(),
         length: None,
+        length_at_most: None,
         spare: Hand::EMPTY,
         cooks: Vec::new(),
         last_move_alternatives: Vec::new(),
@@ -258,7 +265,7 @@ impl Checker {
 
     fn run(&mut self, pos: &mut Position, limits: &CheckLimits, report: &mut Report) {
         // First the df-pn solver: a quick 不詰, or the proof that there is a mate.
-        let verdict = self.solve(pos);
+        let verdict = self.solve_first(pos);
         let solver_length = match verdict {
             Verdict::NoMate => {
                 report.status = Status::NoMate;
@@ -269,17 +276,23 @@ impl Checker {
                 report.reason = Some("the solver ran out of nodes".into());
                 return;
             }
-            Verdict::Mate(line) => line.len(),
+            Verdict::Mate(line) => {
+                let n = line.len();
+                if let Some(depth) = self.solver.proof_depth() {
+                    report.length_at_most = Some((depth as usize, line));
+                }
+                n
+            }
         };
-        // The solver's proof tree is a mate within its length, the first bound; its line is
-        // not always against the longest defence, so without the tree (the table lost it) its
-        // length is only a first guess. A bound that holds no mate is widened by a quarter
-        // until the limit.
+        // The depth of the solver's (shortest) proof tree is a mate within that many plies,
+        // the first bound. Its line is not always against the longest defence, so without the
+        // depth its length is only a first guess. A bound that holds no mate is widened by a
+        // quarter until the limit.
         let max_plies = limits.max_plies.min(MAX_PLIES);
-        let first_guess = match self.solver.known(pos) {
-            Some(Some(len)) => len as usize,
-            _ => solver_length,
-        };
+        let first_guess = self
+            .solver
+            .proof_depth()
+            .map_or(solver_length, |depth| depth as usize);
         let mut bound = (first_guess.min(u16::MAX as usize) as u16).clamp(1, max_plies.max(1)) | 1;
         let found = loop {
             let bound_now = bound.min(max_plies);
@@ -301,6 +314,7 @@ impl Checker {
             return;
         };
         report.length = Some(length as usize);
+        report.length_at_most = None;
         let Some((line, spare)) = self.principal(pos, length) else {
             report.reason = Some("the search for the main line ran out of nodes".into());
             return;
@@ -555,8 +569,22 @@ impl Checker {
         v
     }
 
-    fn solve(&mut self, pos: &mut Position) -> Verdict {
-        self.solve_within(pos, None)
+    /// The first solve of the problem: with `shorten` it also looks for shorter mates and gives
+    /// the line under the tsume convention, so that a problem whose exact distance the budget
+    /// cannot settle still gets a close upper bound.
+    fn solve_first(&mut self, pos: &mut Position) -> Verdict {
+        let left = self.budget.saturating_sub(self.nodes);
+        let v = self.solver.solve(
+            pos,
+            SolveLimits {
+                nodes: Some(left),
+                shorten: true,
+                tsume_line: true,
+                ..SolveLimits::default()
+            },
+        );
+        self.nodes += self.solver.nodes();
+        v
     }
 
     /// A share of the budget for one of many sub-solves.
@@ -915,6 +943,13 @@ impl Report {
             s.push_str(&format!(
                 "{n}手詰 (the main line itself was not worked out)\n"
             ));
+        } else if let Some((n, line)) = &self.length_at_most {
+            s.push_str(&format!(
+                "at most {n}手詰 (a mate within {n} plies is proven; the exact distance was not \
+                 settled)\nthe solver's line ({} plies): {}\n",
+                line.len(),
+                jp(&[], line)
+            ));
         }
         let section = |s: &mut String, title: &str, alts: &[Alternative]| {
             for a in alts {
@@ -974,7 +1009,7 @@ impl Report {
             .collect();
         let mut s = format!(
             "{{\"sfen\":\"{}\",\"verdict\":\"{}\",\"reason\":{},\"length\":{},\"main_line\":{},\
-             \"spare\":\"{:?}\",\"cooks\":{},\"last_move_alternatives\":{},\
+             \"length_at_most\":{},\"solver_line\":{},\"spare\":\"{:?}\",\"cooks\":{},\"last_move_alternatives\":{},\
              \"equal_variations\":{},\"refutations\":[{}],\"incomplete\":{},\"nodes\":{}",
             self.sfen,
             self.status.name(),
@@ -984,6 +1019,10 @@ impl Report {
             )),
             self.length.map_or("null".to_string(), |n| n.to_string()),
             json_moves(&self.main_line),
+            self.length_at_most
+                .as_ref()
+                .map_or("null".to_string(), |(n, _)| n.to_string()),
+            json_moves(self.length_at_most.as_ref().map_or(&[], |(_, l)| l)),
             self.spare,
             alts(&self.cooks),
             alts(&self.last_move_alternatives),
@@ -1021,7 +1060,11 @@ impl Report {
         format!(
             "{}\t{}\t{}",
             self.status.name(),
-            self.length.map_or("-".to_string(), |n| n.to_string()),
+            match (self.length, &self.length_at_most) {
+                (Some(n), _) => n.to_string(),
+                (None, Some((n, _))) => format!("<={n}"),
+                (None, None) => "-".to_string(),
+            },
             if flaws.is_empty() {
                 "-".to_string()
             } else {
@@ -1128,7 +1171,7 @@ mod tests {
         {
             let mut c = Checker::new(root.side_to_move(), u64::MAX);
             if solved {
-                assert!(matches!(c.solve(&mut root.clone()), Verdict::Mate(_)));
+                assert!(matches!(c.solve_within(&mut root.clone(), None), Verdict::Mate(_)));
             }
             let mut positions = vec![root.clone()];
             let mut checks = MoveList::new();

@@ -130,6 +130,8 @@ pub struct Solver {
     /// Mixed into every table key while the positions searched have a piece taken out of the
     /// game (see [`Solver::set_out_of_game`]); 0 otherwise.
     salt: u64,
+    /// The depth of the last solve's proof tree, when it proved a mate.
+    proof_depth: Option<u16>,
 }
 
 impl Solver {
@@ -145,6 +147,7 @@ impl Solver {
             aborted: false,
             depth_limit: MAX_PLY,
             salt: 0,
+            proof_depth: None,
         }
     }
 
@@ -161,6 +164,13 @@ impl Solver {
                 .wrapping_mul(2 * k as u64 + 1)
                 .rotate_left(17)
         });
+    }
+
+    /// The depth in plies of the proof tree behind the last solve's mate (the shortest one found
+    /// when it looked for shorter mates): no line of the proof is longer, so the mate distance
+    /// under best defence, and under the tsume convention, is at most this.
+    pub fn proof_depth(&self) -> Option<u16> {
+        self.proof_depth
     }
 
     /// Nodes visited by the last solve.
@@ -202,6 +212,7 @@ impl Solver {
         self.path.clear();
         self.children.clear();
         self.depth_limit = MAX_PLY;
+        self.proof_depth = None;
         let mut root = self.search_root(pos);
         // A disproof of the root that rests on repetitions is still a disproof: every
         // repetition it counted as a failure lies below the root, where repeating is a
@@ -244,6 +255,7 @@ impl Solver {
             self.aborted = false;
         }
         if root.pn == 0 {
+            self.proof_depth = Some(root.len);
             // Comparing tied defences costs time a search calling in passing does not have.
             let mut budget = if self.limits.shorten { 20_000 } else { 0 };
             let verify = if self.limits.tsume_line {
