@@ -1171,7 +1171,10 @@ mod tests {
         {
             let mut c = Checker::new(root.side_to_move(), u64::MAX);
             if solved {
-                assert!(matches!(c.solve_within(&mut root.clone(), None), Verdict::Mate(_)));
+                assert!(matches!(
+                    c.solve_within(&mut root.clone(), None),
+                    Verdict::Mate(_)
+                ));
             }
             let mut positions = vec![root.clone()];
             let mut checks = MoveList::new();
