@@ -534,8 +534,30 @@ impl Solver {
         let mut list = MoveList::new();
         generate_legal(pos, &mut list);
         self.prefetch_children(pos, &list);
+        let mut checks = MoveList::new();
         for &m in list.iter() {
-            let c = self.child(pos, m, ply + 1);
+            let mut c = self.child(pos, m, ply + 1);
+            // Only a reply the table does not know (or knows only as 1/1) is played, to count
+            // the attacker's checks after it.
+            if !c.path_dependent && !c.is_resolved() && c.pn == 1 && c.dn == 1 {
+                pos.do_move(m);
+                checks.clear();
+                generate_checks(pos, &mut checks);
+                if checks.is_empty() {
+                    // No check at all: a disproof at once, for any hand without a kind this
+                    // one lacks (a kind held could be held many times over, to no avail).
+                    c.pn = INF;
+                    c.dn = 0;
+                    c.resolved_hand = no_check_disproof_hand(pos.hand(self.attacker));
+                    self.table.store(c.key, c.resolved_hand, INF, 0, 0, 1);
+                } else {
+                    // Fewer checks, nearer a disproof: the reply that leaves the attacker the
+                    // fewest is tried first, and the number is what the position's own
+                    // disproof number will be once its checks are pushed.
+                    c.dn = checks.len() as u32;
+                }
+                pos.undo_move(m);
+            }
             self.children.push(c);
             if c.dn == 0 && !c.path_dependent {
                 break;
@@ -1091,6 +1113,18 @@ fn is_far_block(m: Move, near: Bitboard, checker: Option<crate::types::Square>) 
     checker.is_some() && m.is_drop() && !near.contains(m.to())
 }
 
+/// The disproof hand of a position where the attacker, holding `hand`, has no check: every kind
+/// `hand` holds, as many times as there are, and none of the others.
+fn no_check_disproof_hand(hand: Hand) -> Hand {
+    let mut disproof = Hand::EMPTY;
+    for pt in PieceType::HAND {
+        if hand.has(pt) {
+            disproof.set(pt, Hand::MAX[pt as usize] as u32);
+        }
+    }
+    disproof
+}
+
 /// Every piece of every kind: the start of a minimum over disproof hands.
 fn full_hand() -> Hand {
     let mut h = Hand::EMPTY;
@@ -1191,6 +1225,32 @@ fn verify_line(pos: &Position, line: &[Move], useless_drops_left: bool) -> Resul
 mod tests {
     use super::*;
     use crate::types::Square;
+
+    #[test]
+    fn a_reply_that_leaves_no_check_is_disproven_for_the_kinds_held_only() {
+        // A lone gold: every check is taken by the king, after which Black has no check.
+        let mut pos = Position::from_sfen("k8/9/9/9/9/9/9/9/9 b G 1").unwrap();
+        let mut solver = Solver::new(1);
+        assert_eq!(
+            solver.solve(&mut pos, SolveLimits::default()),
+            Verdict::NoMate
+        );
+        // After G*8b Kx8b Black holds nothing and has no check: disproven...
+        let after = Position::from_sfen("9/1k7/9/9/9/9/9/9/9 b - 1").unwrap();
+        assert_eq!(solver.known(&after), Some(None));
+        // ...but not for a hand with a kind the disproof did not hold (a gold drops with check).
+        let with_gold = Position::from_sfen("9/1k7/9/9/9/9/9/9/9 b G 1").unwrap();
+        assert_eq!(solver.known(&with_gold), None);
+        // A kind held counts as held any number of times.
+        let mut one_pawn = Hand::EMPTY;
+        one_pawn.set(PieceType::Pawn, 1);
+        let d = no_check_disproof_hand(one_pawn);
+        assert_eq!(
+            d.count(PieceType::Pawn),
+            Hand::MAX[PieceType::Pawn as usize] as u32
+        );
+        assert_eq!(d.count(PieceType::Gold), 0);
+    }
 
     fn child(m: Move, pn: u32, dn: u32, waits_for: u16) -> Child {
         Child {
