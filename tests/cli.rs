@@ -259,3 +259,32 @@ fn match_engines_keep_their_words_together() {
     assert_eq!(cfg.engines[0].options.len(), 1);
     assert!(cfg.engines[2].tc.is_some());
 }
+
+/// Output that cannot be written is an error message, not a panic: a reader that closed the
+/// pipe (`hayate mate ... | head`) ends the command quietly, a full disk is reported.
+#[test]
+fn output_that_cannot_be_written_is_not_a_panic() {
+    let args = ["mate", "7n1/8k/9/8B/9/9/9/9/9 b 2G 1"];
+    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains("cannot write the output"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -110,7 +110,7 @@ fn solve(a: MateArgs) -> Outcome {
             },
         );
         progress.finish();
-        println!("{report}");
+        outln!("{report}");
         return Ok(());
     }
     let mut pos = position_argument(&a.position)?;
@@ -121,12 +121,12 @@ fn solve(a: MateArgs) -> Outcome {
     match verdict {
         Verdict::Mate(line) => {
             let usi: Vec<String> = line.iter().map(|m| m.to_string()).collect();
-            println!("mate in {} plies ({nodes} nodes, {ms} ms)", line.len());
-            println!("usi: {}", usi.join(" "));
-            println!("japanese: {}", japanese_line(&pos, &line));
+            outln!("mate in {} plies ({nodes} nodes, {ms} ms)", line.len());
+            outln!("usi: {}", usi.join(" "));
+            outln!("japanese: {}", japanese_line(&pos, &line));
         }
-        Verdict::NoMate => println!("no mate ({nodes} nodes, {ms} ms)"),
-        Verdict::Unknown => println!("unknown: time ran out ({nodes} nodes, {ms} ms)"),
+        Verdict::NoMate => outln!("no mate ({nodes} nodes, {ms} ms)"),
+        Verdict::Unknown => outln!("unknown: time ran out ({nodes} nodes, {ms} ms)"),
     }
     Ok(())
 }
@@ -161,7 +161,7 @@ fn check(a: CheckArgs) -> Outcome {
             },
         );
         progress.finish();
-        println!("{summary}");
+        outln!("{summary}");
         return Ok(());
     }
     let arg = a.problem.join(" ");
@@ -182,9 +182,9 @@ fn check(a: CheckArgs) -> Outcome {
     }
     let report = check_problem(&sfen, &limits)?;
     if a.json {
-        println!("{}", report.json(a.verbose));
+        outln!("{}", report.json(a.verbose));
     } else {
-        print!("{}", report.human(a.verbose));
+        out!("{}", report.human(a.verbose));
     }
     Ok(())
 }

@@ -7,6 +7,30 @@
 //! unreadable file, a malformed position), 1 when a job that was given good input failed.
 //! Errors go to stderr: clap's as clap writes them, ours as `hayate <command>: <message>`.
 
+/// `println!` for the command line's results. A reader that has gone away (`hayate mate ... |
+/// head`) ends the process quietly instead of panicking as `println!` does; any other failure
+/// to write is reported and exits with 1.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let result = writeln!(std::io::stdout().lock(), $($arg)*);
+        if let Err(e) = result {
+            $crate::cli::output_failed(e);
+        }
+    }};
+}
+
+/// `print!` for the command line's results: see [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let result = write!(std::io::stdout().lock(), $($arg)*);
+        if let Err(e) = result {
+            $crate::cli::output_failed(e);
+        }
+    }};
+}
+
 pub mod analyze;
 pub mod book;
 pub mod match_args;
@@ -177,6 +201,16 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
     }
 }
 
+/// Standard output could not be written: a closed pipe is the reader's choice and ends the
+/// process quietly; anything else is an error.
+pub(crate) fn output_failed(e: io::Error) -> ! {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("hayate: cannot write the output: {e}");
+    std::process::exit(1);
+}
+
 /// No command: the USI engine on stdin and stdout.
 fn usi_loop() -> ExitCode {
     let stdin = io::stdin();
@@ -211,7 +245,7 @@ fn bench(a: BenchArgs) -> Outcome {
         Some(Evaluation::Nnue) => Some(Network::shipped()),
         Some(Evaluation::Classic) => None,
     };
-    usi::bench::run(&|line| println!("{line}"), net);
+    usi::bench::run(&|line| outln!("{line}"), net);
     Ok(())
 }
 

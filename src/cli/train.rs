@@ -257,7 +257,7 @@ pub fn tune(a: TuneArgs) -> Outcome {
         progress.update(pass as u64, &format!("error {e:.6}"));
     });
     progress.finish();
-    print!("{}", w.to_rust());
+    out!("{}", w.to_rust());
     Ok(())
 }
 
