@@ -276,15 +276,17 @@ fn output_that_cannot_be_written_is_not_a_panic() {
         assert!(err.contains("cannot write the output"), "{err}");
         assert!(!err.contains("panicked"), "{err}");
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
+    for args in [&args[..], &["perft", "3"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
 }

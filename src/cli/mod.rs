@@ -263,9 +263,11 @@ pub struct PerftArgs {
 fn perft(a: PerftArgs) -> Outcome {
     let mut pos = position_argument(&a.position)?;
     let stdout = io::stdout();
-    crate::perft::write_divide(&mut stdout.lock(), &mut pos, a.depth)
-        .map(|_| ())
-        .map_err(|e| Failure::Job(e.to_string()))
+    match crate::perft::write_divide(&mut stdout.lock(), &mut pos, a.depth) {
+        // A reader that went away (`hayate perft 5 | head`) ends the count quietly.
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Failure::Job(e.to_string())),
+        _ => Ok(()),
+    }
 }
 
 /// A position given as command-line words (or one quoted word); none: the start position.
