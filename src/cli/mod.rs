@@ -11,13 +11,9 @@
 /// head`) ends the process quietly instead of panicking as `println!` does; any other failure
 /// to write is reported and exits with 1.
 macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let result = writeln!(std::io::stdout().lock(), $($arg)*);
-        if let Err(e) = result {
-            $crate::cli::output_failed(e);
-        }
-    }};
+    ($($arg:tt)*) => {
+        out!("{}\n", format_args!($($arg)*))
+    };
 }
 
 /// `print!` for the command line's results: see [`outln!`].
