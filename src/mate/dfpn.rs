@@ -21,6 +21,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::muda;
+use super::parents::{NodeId, ParentLinks};
 use super::table::{MateTable, Probe, INF};
 use crate::attacks;
 use crate::bitboard::Bitboard;
@@ -90,6 +91,10 @@ struct Child {
     /// defender's pieces: such interpositions, on whatever square, wait for one another (see
     /// `summarise` and [`far_block_context`]).
     far_drop: bool,
+    /// Its subtree is shared with another child's (found through the parent links): its
+    /// disproof number (OR) or proof number (AND) counts in the node's by the largest of the
+    /// shared children's, not in the sum (see [`Solver::eliminate_double_count`]).
+    shared: bool,
 }
 
 /// A child that waits for no sibling.
@@ -114,10 +119,36 @@ struct Outcome {
 
 type PathSet = HashMap<u64, u32, BuildHasherDefault<super::KeyHasher>>;
 
+/// A node on the current path, for the double-count search.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    id: NodeId,
+    /// The full key, as in [`Solver::path`].
+    full: u64,
+    or_node: bool,
+    /// Its first child in [`Solver::children`]; the children end where the next frame's begin.
+    base: usize,
+    /// The child being searched (an index into [`Solver::children`]).
+    searching: usize,
+}
+
+/// How far up the parent links the double-count search follows them.
+const PARENT_WALK: usize = 64;
+
+/// The rise of a pn or dn, from a node to its parent along the links (or from a branch to the
+/// node above it on the path), past which the node is taken to owe its number to other
+/// children: the shared subtree is then no longer what the branch point's number counts twice.
+/// KomoringHeights' value (3 of its units, which are one child each).
+const SIDE_BRANCH: u64 = 3;
+
 pub struct Solver {
     table: MateTable,
     /// The children of every node on the path, each node's after its parent's.
     children: Vec<Child>,
+    /// The nodes on the path, root first.
+    frames: Vec<Frame>,
+    /// Where each open node was last searched from.
+    links: ParentLinks,
     /// Full keys (board and hands) of the positions on the path, with their counts.
     path: PathSet,
     attacker: Color,
@@ -140,6 +171,8 @@ impl Solver {
         Solver {
             table: MateTable::new(hash_mb),
             children: Vec::with_capacity(4096),
+            frames: Vec::with_capacity(4096),
+            links: ParentLinks::new(hash_mb / 8),
             path: PathSet::with_capacity_and_hasher(4096, Default::default()),
             attacker: Color::Black,
             nodes: 0,
@@ -200,6 +233,7 @@ impl Solver {
     /// Forgets every stored result.
     pub fn clear(&mut self) {
         self.table.clear();
+        self.links.clear();
     }
 
     /// Looks for a mate for the side to move in `pos`, within `limits`. The table is kept
@@ -297,6 +331,7 @@ impl Solver {
     fn search_root(&mut self, pos: &mut Position) -> Outcome {
         self.path.clear();
         self.children.clear();
+        self.frames.clear();
         self.path.insert(pos.key(), 1);
         let root = loop {
             let r = self.visit(pos, INF, INF, 0);
@@ -365,15 +400,41 @@ impl Solver {
         } else {
             self.expand_and(pos, ply);
         }
+        // What an earlier visit found shared among these children still holds.
+        if let Some(l) = self.links.get(NodeId { key, hand }) {
+            let mut mask = l.shared;
+            while mask != 0 {
+                let i = base + mask.trailing_zeros() as usize;
+                if let Some(c) = self.children.get_mut(i) {
+                    c.shared = true;
+                }
+                mask &= mask - 1;
+            }
+        }
+        self.frames.push(Frame {
+            id: NodeId { key, hand },
+            full: pos.key(),
+            or_node,
+            base,
+            searching: base,
+        });
         // The expansion has just read the table for every child.
         let mut fresh = true;
         let result = loop {
             if !fresh {
                 self.refresh(base, ply + 1);
             }
+            let mut s = summarise(&self.children[base..], or_node);
+            let done = |s: &Summary| s.pn == 0 || s.dn == 0 || s.pn >= thpn || s.dn >= thdn;
+            if fresh && !done(&s) && !self.aborted {
+                // Once a visit, as KomoringHeights does: the links change slowly.
+                self.set_searching(base + s.best);
+                if self.eliminate_double_count(ply) {
+                    s = summarise(&self.children[base..], or_node);
+                }
+            }
             fresh = false;
-            let s = summarise(&self.children[base..], or_node);
-            if s.pn == 0 || s.dn == 0 || s.pn >= thpn || s.dn >= thdn || self.aborted {
+            if done(&s) || self.aborted {
                 break self.conclude(pos, base, or_node, s.pn, s.dn);
             }
             // Thresholds for the best child: come back when it stops being the best, or when
@@ -383,27 +444,23 @@ impl Solver {
                 let pn = thpn
                     .min(s.second.saturating_add(1 + s.second / 2))
                     .max(c.pn + 1);
-                let others = s.dn_sum - s.best_dn_share;
+                let others = s.dn_sum - s.best_share;
                 let dn = (thdn as u64).saturating_sub(others).max(c.dn as u64 + 1);
                 (pn, dn.min(INF as u64) as u32)
             } else {
                 let dn = thdn
                     .min(s.second.saturating_add(1 + s.second / 2))
                     .max(c.dn + 1);
-                let others = s.pn_sum - c.pn as u64;
+                let others = s.pn_sum - s.best_share;
                 let pn = (thpn as u64).saturating_sub(others).max(c.pn as u64 + 1);
                 (pn.min(INF as u64) as u32, dn)
             };
+            self.set_searching(base + s.best);
             pos.do_move(c.m);
             let full = pos.key();
-            *self.path.entry(full).or_insert(0) += 1;
+            self.enter(full);
             let r = self.visit(pos, child_thpn, child_thdn, ply + 1);
-            if let Some(n) = self.path.get_mut(&full) {
-                *n -= 1;
-                if *n == 0 {
-                    self.path.remove(&full);
-                }
-            }
+            self.leave(full);
             pos.undo_move(c.m);
             let child = &mut self.children[base + s.best];
             child.pn = r.pn;
@@ -413,7 +470,13 @@ impl Solver {
             child.path_dependent = r.path_dependent;
             child.depth_cut = r.depth_cut;
         };
+        let shared = self.children[base..]
+            .iter()
+            .take(64)
+            .enumerate()
+            .fold(0u64, |m, (i, c)| m | ((c.shared as u64) << i));
         self.children.truncate(base);
+        self.frames.pop();
         if result.depth_cut {
             // No mate within the plies left: true for this node whatever the path to it, under
             // the key that counts those plies.
@@ -442,8 +505,111 @@ impl Solver {
                 result.len,
                 self.nodes - start_nodes + 1,
             );
+            if result.pn != 0 && result.dn != 0 {
+                if let Some(parent) = self.frames.last() {
+                    let (id, full) = (parent.id, parent.full);
+                    let link = (result.pn, result.dn, shared);
+                    self.links.store(NodeId { key, hand }, id, full, link);
+                }
+            }
         }
         result
+    }
+
+    fn set_searching(&mut self, i: usize) {
+        if let Some(f) = self.frames.last_mut() {
+            f.searching = i;
+        }
+    }
+
+    /// Looks for double counting below the node on top of the path (after KomoringHeights'
+    /// `FindKnownAncestor`): from the child about to be searched, it follows the parent links
+    /// up. If they lead to a node on the current path through another of its children (so
+    /// that node reaches the child's subtree by two branches), and the numbers along the way
+    /// do not rise past `SIDE_BRANCH` (the subtree is what those nodes' numbers are made of),
+    /// the two branches count by their larger number there from now on. Returns whether that
+    /// node is the top one, whose numbers must then be summarised again.
+    fn eliminate_double_count(&mut self, ply: usize) -> bool {
+        let Some(&n) = self.frames.last() else {
+            return false;
+        };
+        let child = self.children[n.searching];
+        if child.path_dependent || child.is_resolved() {
+            return false;
+        }
+        let mut id = NodeId {
+            key: child.key,
+            hand: child.hand,
+        };
+        let (mut last_pn, mut last_dn) = (INF as u64, INF as u64);
+        let (mut pn_flag, mut dn_flag) = (true, true);
+        // Whether the parent met at each step is an OR node.
+        let mut or_node = n.or_node;
+        for i in 0..ply.min(PARENT_WALK) {
+            let Some(link) = self.links.get(id) else {
+                break;
+            };
+            if i == 0 && link.parent == n.id {
+                // Last searched from here: nothing shared so far.
+                break;
+            }
+            dn_flag &= link.dn as u64 <= last_dn + SIDE_BRANCH;
+            pn_flag &= link.pn as u64 <= last_pn + SIDE_BRANCH;
+            if !pn_flag && !dn_flag {
+                break;
+            }
+            if self.path.contains_key(&link.parent_full) {
+                // An OR node counts its children's dn twice, an AND node their pn.
+                if (or_node && dn_flag) || (!or_node && pn_flag) {
+                    return self.count_shared_once(link.parent, id, or_node);
+                }
+                break;
+            }
+            id = link.parent;
+            (last_pn, last_dn) = (link.pn as u64, link.dn as u64);
+            or_node = !or_node;
+        }
+        false
+    }
+
+    /// Marks, at the node `root` on the path, the child on the path and the child `other` as
+    /// sharing a subtree. Nodes of `root`'s kind between it and the top whose number owes more
+    /// than `SIDE_BRANCH` to their other children end the search: the sharing does not count
+    /// much there. Returns whether `root` is the top node.
+    fn count_shared_once(&mut self, root: NodeId, other: NodeId, root_is_or: bool) -> bool {
+        let top = self.frames.len() - 1;
+        for fi in (0..=top).rev() {
+            let f = self.frames[fi];
+            let end = if fi == top {
+                self.children.len()
+            } else {
+                self.frames[fi + 1].base
+            };
+            if f.id == root {
+                let Some(o) = (f.base..end).find(|&i| {
+                    let c = &self.children[i];
+                    i != f.searching && c.key == other.key && c.hand == other.hand
+                }) else {
+                    return false;
+                };
+                self.children[o].shared = true;
+                self.children[f.searching].shared = true;
+                return fi == top;
+            }
+            if fi != top && f.or_node == root_is_or {
+                let s = summarise(&self.children[f.base..end], f.or_node);
+                let c = &self.children[f.searching];
+                let (delta, own) = if f.or_node {
+                    (s.dn, c.dn)
+                } else {
+                    (s.pn, c.pn)
+                };
+                if delta.saturating_sub(own) as u64 > SIDE_BRANCH {
+                    return false;
+                }
+            }
+        }
+        false
     }
 
     /// Pushes the checks of an OR node with their first estimates. A check that leaves no
@@ -599,6 +765,7 @@ impl Solver {
             depth_cut: false,
             waits_for: NO_WAIT,
             far_drop: false,
+            shared: false,
         };
         // The full key of the child: its board key (computed once) and its hands'.
         if self.path.contains_key(&(board_key ^ pos.hand_key_after(m))) {
@@ -744,6 +911,9 @@ impl Solver {
         Some(line)
     }
 
+    /// The line's positions are on the path while it is extended: an attacker's check back
+    /// to one of them is not followed (the table's lengths can be stale, and following them
+    /// could go round a loop), and a node proven again is proven without repeating them.
     fn extend_line(
         &mut self,
         pos: &mut Position,
@@ -755,6 +925,34 @@ impl Solver {
         if depth > 2 * MAX_PLY {
             return None;
         }
+        let key = pos.key();
+        self.enter(key);
+        let r = self.extend_line_here(pos, line, budget, depth, bound);
+        self.leave(key);
+        r
+    }
+
+    fn enter(&mut self, full: u64) {
+        *self.path.entry(full).or_insert(0) += 1;
+    }
+
+    fn leave(&mut self, full: u64) {
+        if let Some(n) = self.path.get_mut(&full) {
+            *n -= 1;
+            if *n == 0 {
+                self.path.remove(&full);
+            }
+        }
+    }
+
+    fn extend_line_here(
+        &mut self,
+        pos: &mut Position,
+        line: &mut Vec<Move>,
+        budget: &mut u32,
+        depth: usize,
+        bound: u16,
+    ) -> Option<()> {
         *budget = budget.saturating_sub(1);
         let or_node = pos.side_to_move() == self.attacker;
         let mut list = MoveList::new();
@@ -874,6 +1072,10 @@ impl Solver {
         let mut proven: Vec<(Move, u16)> = Vec::new();
         for &m in list {
             pos.do_move(m);
+            if or_node && self.path.contains_key(&pos.key()) {
+                pos.undo_move(m);
+                continue;
+            }
             let mut len = self.proven_len(pos, !or_node);
             if !or_node && len.is_some_and(|l| l + 1 > bound) {
                 // A defence the table knows only a longer mate against, though a mate within
@@ -908,9 +1110,10 @@ impl Solver {
             ..SolveLimits::default()
         };
         self.depth_limit = bound;
-        self.path.insert(pos.key(), 1);
+        let key = pos.key();
+        self.enter(key);
         let r = self.visit(pos, INF, INF, 0);
-        self.path.remove(&pos.key());
+        self.leave(key);
         (self.nodes, self.aborted, self.limits, self.depth_limit) = saved;
         (r.pn == 0 && r.len as usize <= bound).then_some(r.len)
     }
@@ -960,8 +1163,9 @@ struct Summary {
     best: usize,
     /// The second-best child's pn (OR) or dn (AND).
     second: u32,
-    /// What the best child adds to `dn_sum` (OR): its dn, or the largest of its group's.
-    best_dn_share: u64,
+    /// What the best child adds to `dn_sum` (OR) or `pn_sum` (AND): its own number, or the
+    /// largest of its group's.
+    best_share: u64,
 }
 
 fn summarise(children: &[Child], or_node: bool) -> Summary {
@@ -972,13 +1176,15 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
         dn_sum: 0,
         best: 0,
         second: INF,
-        best_dn_share: 0,
+        best_share: 0,
     };
     let mut best_value = INF + 1;
     // Drops of a lance, bishop or rook on one line are much the same check whatever the
     // distance: their disproof numbers count as their largest, not their sum, or the attacker
     // would seem to have that many independent tries.
     let mut line_drops = [0u64; 3];
+    // Children that share a subtree count by the largest of their numbers.
+    let mut shared = 0u64;
     // Interpositions on one square wait until the earlier ones there are proven.
     let mut group_to = None;
     let mut group_open = false;
@@ -1010,10 +1216,19 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
                 continue;
             }
         }
-        s.pn_sum += c.pn as u64;
-        match line_drop(c.m, or_node) {
-            Some(k) => line_drops[k] = line_drops[k].max(c.dn as u64),
-            None => s.dn_sum += c.dn as u64,
+        if c.shared {
+            shared = shared.max(if or_node { c.dn } else { c.pn } as u64);
+            if or_node {
+                s.pn_sum += c.pn as u64;
+            } else {
+                s.dn_sum += c.dn as u64;
+            }
+        } else {
+            s.pn_sum += c.pn as u64;
+            match line_drop(c.m, or_node) {
+                Some(k) => line_drops[k] = line_drops[k].max(c.dn as u64),
+                None => s.dn_sum += c.dn as u64,
+            }
         }
         let (value, tie) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
         let best_tie = children
@@ -1028,8 +1243,19 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
         }
     }
     s.dn_sum += line_drops.iter().sum::<u64>();
+    if or_node {
+        s.dn_sum += shared;
+    } else {
+        s.pn_sum += shared;
+    }
     if let Some(b) = children.get(s.best) {
-        s.best_dn_share = line_drop(b.m, or_node).map_or(b.dn as u64, |k| line_drops[k]);
+        s.best_share = if b.shared {
+            shared
+        } else if or_node {
+            line_drop(b.m, or_node).map_or(b.dn as u64, |k| line_drops[k])
+        } else {
+            b.pn as u64
+        };
     }
     let best_value = best_value.min(INF);
     let cap = |sum: u64| sum.min(INF as u64 - 1) as u32;
@@ -1265,11 +1491,97 @@ mod tests {
             depth_cut: false,
             waits_for,
             far_drop: false,
+            shared: false,
         }
     }
 
     fn sq(usi: &str) -> Square {
         Square::from_usi(usi).unwrap()
+    }
+
+    #[test]
+    fn children_that_share_a_subtree_count_by_their_largest_number() {
+        let m = |to: &str| Move::normal(sq("5e"), sq(to), false);
+        // An OR node: the disproof numbers of shared checks count once, by the largest.
+        let mut checks = [child(m("5d"), 1, 3, NO_WAIT), child(m("4d"), 2, 5, NO_WAIT)];
+        let plain = summarise(&checks, true);
+        assert_eq!(plain.dn, 8);
+        checks[0].shared = true;
+        checks[1].shared = true;
+        let s = summarise(&checks, true);
+        assert_eq!(s.dn, 5);
+        // The best child (pn 1) owns the whole shared number: nothing else adds to it.
+        assert_eq!((s.best, s.dn_sum - s.best_share), (0, 0));
+        // An AND node: the proof numbers, the same way; unshared replies still add up.
+        let mut replies = [
+            child(m("5d"), 3, 1, NO_WAIT),
+            child(m("4d"), 4, 2, NO_WAIT),
+            child(m("6d"), 2, 3, NO_WAIT),
+        ];
+        assert_eq!(summarise(&replies, false).pn, 9);
+        replies[0].shared = true;
+        replies[1].shared = true;
+        let s = summarise(&replies, false);
+        assert_eq!(s.pn, 6);
+        assert_eq!((s.best, s.pn_sum - s.best_share), (0, 2));
+    }
+
+    /// An OR node R with checks A and B, A searched, and below A a reply leading to C. The
+    /// links say C was last searched from B, and B from R: C's subtree hangs below both
+    /// checks, so R counts A and B once. (R stands at ply 1: the walk goes at most as many
+    /// links up as the top node's ply.)
+    #[test]
+    fn a_subtree_reached_through_two_checks_is_found_by_the_parent_links() {
+        let hand = Hand::EMPTY;
+        let id = |key| NodeId { key, hand };
+        let (root, a, b, c) = (10u64 << 32, 11u64 << 32, 12u64 << 32, 13u64 << 32);
+        let m = |to: &str| Move::normal(sq("5e"), sq(to), false);
+        let with_key = |mut ch: Child, key| {
+            ch.key = key;
+            ch
+        };
+        let setup = |b_dn: u32| {
+            let mut solver = Solver::new(1);
+            solver.children = vec![
+                with_key(child(m("5d"), 1, 1, NO_WAIT), a),
+                with_key(child(m("4d"), 1, 1, NO_WAIT), b),
+                with_key(child(m("4c"), 1, 1, NO_WAIT), c),
+            ];
+            solver.frames = vec![
+                Frame {
+                    id: id(root),
+                    full: 1,
+                    or_node: true,
+                    base: 0,
+                    searching: 0,
+                },
+                Frame {
+                    id: id(a),
+                    full: 2,
+                    or_node: false,
+                    base: 2,
+                    searching: 2,
+                },
+            ];
+            solver.path.insert(1, 1);
+            solver.path.insert(2, 1);
+            solver.links.store(id(c), id(b), 3, (1, 1, 0));
+            solver.links.store(id(b), id(root), 1, (1, b_dn, 0));
+            solver
+        };
+        let mut solver = setup(2);
+        assert!(!solver.eliminate_double_count(2));
+        assert!(solver.children[0].shared && solver.children[1].shared);
+        assert!(!solver.children[2].shared);
+        // B's disproof number owes much to other children of its own: not a double count.
+        let mut solver = setup(1 + SIDE_BRANCH as u32 + 1);
+        solver.eliminate_double_count(2);
+        assert!(!solver.children[0].shared && !solver.children[1].shared);
+        // C last searched from A itself: nothing to find.
+        let mut solver = setup(2);
+        solver.links.store(id(c), id(a), 2, (1, 1, 0));
+        solver.eliminate_double_count(2);
+        assert!(!solver.children[0].shared && !solver.children[1].shared);
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod check;
 mod dfpn;
 mod muda;
 mod notation;
+mod parents;
 mod table;
 
 pub use batch::run_batch;
