@@ -265,18 +265,23 @@ fn match_engines_keep_their_words_together() {
 #[test]
 fn output_that_cannot_be_written_is_not_a_panic() {
     let args = ["mate", "7n1/8k/9/8B/9/9/9/9/9 b 2G 1"];
-    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+    // The book's reports go through the same writer: one policy for every command.
+    let book = ["book", "probe", "book/hayate_book.db", "startpos"];
+    for args in [&args[..], &book[..]] {
+        let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+            break;
+        };
         let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
             .args(args)
             .stdout(full)
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{err}");
-        assert!(err.contains("cannot write the output"), "{err}");
-        assert!(!err.contains("panicked"), "{err}");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("cannot write the output"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
-    for args in [&args[..], &["perft", "3"]] {
+    for args in [&args[..], &["perft", "3"], &book[..]] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
             .args(args)
             .stdout(Stdio::piped())

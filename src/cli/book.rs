@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use clap::Subcommand;
 
 use super::progress::Progress;
-use super::{position_argument, Failure, Outcome};
+use super::{position_argument, Outcome};
 use crate::book::db::{self, MemoryBook};
 use crate::book::extend::{self, ExtendOptions};
 use crate::book::make::{self, RecordBook};
@@ -132,18 +132,6 @@ pub fn run(command: BookCommand) -> Outcome {
     }
 }
 
-/// Prints a line of a report. A reader that went away (`... | head -1`) ends the report
-/// quietly rather than as an error.
-fn say(line: &str) -> Outcome {
-    use std::io::Write;
-    match writeln!(std::io::stdout().lock(), "{line}") {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(Failure::Job(format!("cannot print: {e}")))
-        }
-        _ => Ok(()),
-    }
-}
-
 fn save(book: &MemoryBook, path: &Path) -> Outcome {
     Ok(write_atomically(path, book.write().as_bytes())?)
 }
@@ -249,10 +237,11 @@ fn stats(path: &Path) -> Outcome {
         .map_err(|e| format!("{}: {e}", path.display()))?
         .len();
     match Book::open(path)? {
-        Book::Db(_) => say(make::stats(&MemoryBook::load(path)?).trim_end())?,
-        Book::Apery(b) => say(&format!("Apery book: {} entries", b.len()))?,
+        Book::Db(_) => outln!("{}", make::stats(&MemoryBook::load(path)?).trim_end()),
+        Book::Apery(b) => outln!("Apery book: {} entries", b.len()),
     }
-    say(&format!("file size: {bytes} bytes"))
+    outln!("file size: {bytes} bytes");
+    Ok(())
 }
 
 fn probe(path: &Path, position: &[String]) -> Outcome {
@@ -260,10 +249,10 @@ fn probe(path: &Path, position: &[String]) -> Outcome {
     let mut book = Book::open(path)?;
     let moves = book.moves(&p, false, true)?;
     if moves.is_empty() {
-        say("not in the book")?;
+        outln!("not in the book");
     }
     for m in moves {
-        say(&db::format_move(&m))?;
+        outln!("{}", db::format_move(&m));
     }
     Ok(())
 }
