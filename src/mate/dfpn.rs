@@ -911,28 +911,29 @@ impl Solver {
     /// from longer proofs found earlier are proven again within it.
     fn mate_line(&mut self, pos: &mut Position, budget: &mut u32, bound: u16) -> Option<Vec<Move>> {
         let mut line = Vec::new();
-        self.extend_line(pos, &mut line, budget, 0, bound)?;
-        Some(line)
+        let key = pos.key();
+        self.enter(key);
+        let r = self.extend_line(pos, &mut line, budget, 0, bound);
+        self.leave(key);
+        r.map(|()| line)
     }
 
-    /// The line's positions are on the path while it is extended: an attacker's check back
-    /// to one of them is not followed (the table's lengths can be stale, and following them
-    /// could go round a loop), and a node proven again is proven without repeating them.
-    fn extend_line(
+    /// Plays `m` and extends the line from there, with the new position on the path.
+    fn extend_after(
         &mut self,
         pos: &mut Position,
+        m: Move,
         line: &mut Vec<Move>,
         budget: &mut u32,
         depth: usize,
         bound: u16,
     ) -> Option<()> {
-        if depth > 2 * MAX_PLY {
-            return None;
-        }
+        pos.do_move(m);
         let key = pos.key();
         self.enter(key);
-        let r = self.extend_line_here(pos, line, budget, depth, bound);
+        let r = self.extend_line(pos, line, budget, depth, bound);
         self.leave(key);
+        pos.undo_move(m);
         r
     }
 
@@ -949,7 +950,11 @@ impl Solver {
         }
     }
 
-    fn extend_line_here(
+    /// The line's positions are on the path while it is extended (see [`Solver::extend_after`]):
+    /// an attacker's check back to one of them is not followed (the table's lengths can be
+    /// stale, and following them could go round a loop), and a node proven again is proven
+    /// without repeating them.
+    fn extend_line(
         &mut self,
         pos: &mut Position,
         line: &mut Vec<Move>,
@@ -957,6 +962,9 @@ impl Solver {
         depth: usize,
         bound: u16,
     ) -> Option<()> {
+        if depth > 2 * MAX_PLY {
+            return None;
+        }
         *budget = budget.saturating_sub(1);
         if *budget > 0 && (*budget).is_multiple_of(64) && self.past_deadline() {
             // Comparing tied defences is a nicety: past the deadline the line goes with the
@@ -1004,9 +1012,7 @@ impl Solver {
                 let mut best: Option<(u32, usize, Vec<Move>)> = None;
                 for &m in &ties {
                     let mut sub = vec![m];
-                    pos.do_move(m);
-                    let ok = self.extend_line(pos, &mut sub, budget, depth + 1, longest);
-                    pos.undo_move(m);
+                    let ok = self.extend_after(pos, m, &mut sub, budget, depth + 1, longest);
                     if ok.is_none() {
                         continue;
                     }
@@ -1024,10 +1030,7 @@ impl Solver {
             (ties[0], longest)
         };
         line.push(m);
-        pos.do_move(m);
-        let r = self.extend_line(pos, line, budget, depth + 1, child_bound);
-        pos.undo_move(m);
-        r
+        self.extend_after(pos, m, line, budget, depth + 1, child_bound)
     }
 
     /// Takes the useless interpositions (see `muda.rs`) out of a defender's proven replies, longest
