@@ -537,7 +537,9 @@ impl Solver {
         let Some(&n) = self.frames.last() else {
             return false;
         };
-        let child = self.children[n.searching];
+        let Some(&child) = self.children.get(n.searching) else {
+            return false;
+        };
         if child.path_dependent || child.is_resolved() {
             return false;
         }
