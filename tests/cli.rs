@@ -267,7 +267,7 @@ fn output_that_cannot_be_written_is_not_a_panic() {
     let args = ["mate", "7n1/8k/9/8B/9/9/9/9/9 b 2G 1"];
     // The book's reports go through the same writer: one policy for every command.
     let book = ["book", "probe", "book/hayate_book.db", "startpos"];
-    for args in [&args[..], &book[..]] {
+    for args in [&args[..], &book[..], &["perft", "3"]] {
         let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
             break;
         };

@@ -259,11 +259,12 @@ pub struct PerftArgs {
 fn perft(a: PerftArgs) -> Outcome {
     let mut pos = position_argument(&a.position)?;
     let stdout = io::stdout();
-    match crate::perft::write_divide(&mut stdout.lock(), &mut pos, a.depth) {
-        // A reader that went away (`hayate perft 5 | head`) ends the count quietly.
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Failure::Job(e.to_string())),
-        _ => Ok(()),
+    // Its only errors are the output's: the same policy as `outln!` (a reader that went away
+    // ends the count quietly, any other failure is reported).
+    if let Err(e) = crate::perft::write_divide(&mut stdout.lock(), &mut pos, a.depth) {
+        output_failed(e);
     }
+    Ok(())
 }
 
 /// A position given as command-line words (or one quoted word); none: the start position.
