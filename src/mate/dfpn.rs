@@ -151,6 +151,9 @@ pub struct Solver {
     links: ParentLinks,
     /// Full keys (board and hands) of the positions on the path, with their counts.
     path: PathSet,
+    /// Table keys (boards, whatever the hands) of the nodes on the path, with their counts
+    /// (see [`Solver::look_up`]).
+    path_boards: PathSet,
     attacker: Color,
     nodes: u64,
     limits: SolveLimits,
@@ -174,6 +177,7 @@ impl Solver {
             frames: Vec::with_capacity(4096),
             links: ParentLinks::new(hash_mb / 8),
             path: PathSet::with_capacity_and_hasher(4096, Default::default()),
+            path_boards: PathSet::with_capacity_and_hasher(4096, Default::default()),
             attacker: Color::Black,
             nodes: 0,
             limits: SolveLimits::default(),
@@ -336,6 +340,7 @@ impl Solver {
         self.path.clear();
         self.children.clear();
         self.frames.clear();
+        self.path_boards.clear();
         self.path.insert(pos.key(), 1);
         let root = loop {
             let r = self.visit(pos, INF, INF, 0);
@@ -415,6 +420,7 @@ impl Solver {
                 mask &= mask - 1;
             }
         }
+        *self.path_boards.entry(key).or_insert(0) += 1;
         self.frames.push(Frame {
             id: NodeId { key, hand },
             full: pos.key(),
@@ -481,6 +487,12 @@ impl Solver {
             .fold(0u64, |m, (i, c)| m | ((c.shared as u64) << i));
         self.children.truncate(base);
         self.frames.pop();
+        if let Some(n) = self.path_boards.get_mut(&key) {
+            *n -= 1;
+            if *n == 0 {
+                self.path_boards.remove(&key);
+            }
+        }
         if result.depth_cut {
             // No mate within the plies left: true for this node whatever the path to it, under
             // the key that counts those plies.
@@ -493,6 +505,7 @@ impl Solver {
                     0,
                     0,
                     self.nodes - start_nodes + 1,
+                    ply,
                 );
             }
         } else if !result.path_dependent {
@@ -508,6 +521,7 @@ impl Solver {
                 result.dn,
                 result.len,
                 self.nodes - start_nodes + 1,
+                ply,
             );
             if result.pn != 0 && result.dn != 0 {
                 if let Some(parent) = self.frames.last() {
@@ -638,7 +652,8 @@ impl Solver {
                     c.dn = INF;
                     c.len = 0;
                     c.resolved_hand = interposition_proof_hand(pos, self.attacker, Hand::EMPTY);
-                    self.table.store(c.key, c.resolved_hand, 0, INF, 0, 1);
+                    self.table
+                        .store(c.key, c.resolved_hand, 0, INF, 0, 1, ply + 1);
                 } else {
                     // Fewer evasions, nearer a proof. Interpositions on one square count once:
                     // they are searched in turn; those that nothing of the defender's covers
@@ -653,7 +668,7 @@ impl Solver {
                     if count.total() == 1 && ply + 3 <= self.depth_limit {
                         evasions.clear();
                         generate_evasions(pos, &mut evasions);
-                        self.try_mate_in_three(pos, &evasions, &mut c);
+                        self.try_mate_in_three(pos, &evasions, &mut c, ply);
                     }
                 }
                 pos.undo_move(m);
@@ -668,7 +683,13 @@ impl Solver {
     /// The mate-in-three shortcut for a check `c` that leaves at most two replies (the position
     /// after the check is on the board): when every reply allows a mate in one, the check is
     /// proven at once. The proofs keep the whole hand, which is always safe.
-    fn try_mate_in_three(&mut self, pos: &mut Position, replies: &[Move], c: &mut Child) {
+    fn try_mate_in_three(
+        &mut self,
+        pos: &mut Position,
+        replies: &[Move],
+        c: &mut Child,
+        ply: usize,
+    ) {
         let hand = pos.hand(self.attacker);
         let mut proof = Hand::EMPTY;
         for &r in replies {
@@ -684,7 +705,7 @@ impl Solver {
                 let needed = before_move(pos, m, mated).min(after_reply);
                 proof = proof.max(needed);
                 let key = self.key(pos);
-                self.table.store(key, needed, 0, INF, 1, 1);
+                self.table.store(key, needed, 0, INF, 1, 1, ply + 2);
             }
             pos.undo_move(r);
             if mate.is_none() {
@@ -696,7 +717,7 @@ impl Solver {
         c.dn = INF;
         c.len = 2;
         c.resolved_hand = proof;
-        self.table.store(c.key, proof, 0, INF, 2, 1);
+        self.table.store(c.key, proof, 0, INF, 2, 1, ply + 1);
     }
 
     /// Pushes the evasions of an AND node. One that is already disproven settles the node.
@@ -721,7 +742,8 @@ impl Solver {
                     c.pn = INF;
                     c.dn = 0;
                     c.resolved_hand = no_check_disproof_hand(pos.hand(self.attacker));
-                    self.table.store(c.key, c.resolved_hand, INF, 0, 0, 1);
+                    self.table
+                        .store(c.key, c.resolved_hand, INF, 0, 0, 1, ply + 1);
                 } else {
                     // Fewer checks, nearer a disproof: the reply that leaves the attacker the
                     // fewest is tried first, and the number is what the position's own
@@ -803,8 +825,19 @@ impl Solver {
 
     /// Takes what the table knows of the child `c` at `ply`: a proof short enough for the
     /// depth limit, a disproof, a failure within the plies left, or open numbers.
+    ///
+    /// A child the table does not know may take bounds from its board with other hands
+    /// ([`MateTable::probe_at`]), but not when its board is on the current path: there the
+    /// numbers would be an ancestor's, which are open and depend on this very child, and the two
+    /// would raise each other round the loop without end (muso037 and muso089, which have no
+    /// mate, went 20M nodes without their disproofs; with this rule they take about 530k and
+    /// 440k).
     fn look_up(&self, c: &mut Child, ply: usize) {
-        let p = self.table.probe(c.key, c.hand);
+        let p = if self.path_boards.contains_key(&c.key) {
+            self.table.probe(c.key, c.hand)
+        } else {
+            self.table.probe_at(c.key, c.hand, ply)
+        };
         if let Some(p) = p {
             if p.is_disproven() || (p.is_proven() && ply + p.len as usize <= self.depth_limit) {
                 c.set(p, ply, self.depth_limit);
@@ -1727,7 +1760,7 @@ mod tests {
         let key = solver.key(&pos);
         solver
             .table
-            .store(key, pos.hand(Color::Black), 0, INF, 3, 1);
+            .store(key, pos.hand(Color::Black), 0, INF, 3, 1, 0);
         solver.limits = limits;
         let line = solver.mate_line(&mut pos, &mut 0, 3).expect("a line");
         assert!(verify_mate_line(&pos, &line).is_ok());

@@ -21,8 +21,8 @@ const CLUSTER: usize = 8;
 /// One position: 16 bytes, so a cluster holds twice the entries of one with plain fields.
 ///
 /// ```text
-///  bit: 127 ......... 84 | 83 ... 63 | 62 .. 58 | 57 ......... 29 | 28 .......... 0
-///       key check (44)   | hand (21) | work (5) |   pn (29)       |   dn (29)
+///  bit: 127 ......... 84 | 83 ... 63 | 62 .. 58 | 57 .... 46 | 45 ..... 23 | 22 ...... 0
+///       key check (44)   | hand (21) | work (5) | depth (12) |   pn (23)   |   dn (23)
 /// ```
 /// - key check: the key bits the cluster index does not use (bits 0-19 and 40-63; the index
 ///   takes bits 20 and up). A table of 2^20 clusters or more (128 MB) indexes bits 20-39, so
@@ -33,8 +33,11 @@ const CLUSTER: usize = 8;
 /// - hand: the attacker's hand, packed without guard bits ([`Hand::packed`]).
 /// - work: the bit length of the nodes spent below the entry (1 for 1 node, 2 for 2-3, ...),
 ///   which the replacement compares.
-/// - pn, dn: an open entry's numbers, both at least 1, cut to 2^29 - 1 (never reached in the
-///   classics: a node's numbers grow with the nodes searched below it). A proven entry has
+/// - depth: the smallest ply the entry was stored at, at most 4095. Its open numbers bound
+///   those of the same board with other hands only when they were found no deeper than where
+///   they are used (see [`MateTable::probe_at`]).
+/// - pn, dn: an open entry's numbers, both at least 1, cut to 2^23 - 1 (the numbers of a node
+///   grow with the nodes searched below it; ミクロコスモス's 22M nodes stay below). A proven entry has
 ///   pn 0 and keeps the plies to mate plus one in dn; a disproven one has dn 0 and pn 1. An
 ///   empty slot is all zero.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -48,10 +51,12 @@ struct Cluster([Entry; CLUSTER]);
 const CHECK_SHIFT: u32 = 84;
 const HAND_SHIFT: u32 = 63;
 const WORK_SHIFT: u32 = 58;
-const PN_SHIFT: u32 = 29;
-const NUMBER_MASK: u128 = (1 << 29) - 1;
+const DEPTH_SHIFT: u32 = 46;
+const DEPTH_MAX: u32 = (1 << 12) - 1;
+const PN_SHIFT: u32 = 23;
+const NUMBER_MASK: u128 = (1 << 23) - 1;
 /// The largest pn or dn an open entry keeps.
-const NUMBER_MAX: u32 = (1 << 29) - 1;
+const NUMBER_MAX: u32 = (1 << 23) - 1;
 
 /// The bits of `key` an entry keeps: those the cluster index does not take (see [`Entry`]).
 #[inline(always)]
@@ -60,7 +65,15 @@ fn key_check(key: u64) -> u64 {
 }
 
 impl Entry {
-    fn new(check: u64, hand: Hand, pn: u32, dn: u32, len: u16, work_class: u32) -> Entry {
+    fn new(
+        check: u64,
+        hand: Hand,
+        pn: u32,
+        dn: u32,
+        len: u16,
+        work_class: u32,
+        depth: u32,
+    ) -> Entry {
         let (pn_field, dn_field) = if pn == 0 {
             (0, len as u32 + 1)
         } else if dn == 0 {
@@ -72,6 +85,7 @@ impl Entry {
             (check as u128) << CHECK_SHIFT
                 | (hand.packed() as u128) << HAND_SHIFT
                 | (work_class as u128) << WORK_SHIFT
+                | (depth.min(DEPTH_MAX) as u128) << DEPTH_SHIFT
                 | (pn_field as u128) << PN_SHIFT
                 | dn_field as u128,
         )
@@ -90,6 +104,11 @@ impl Entry {
     #[inline(always)]
     fn work_class(self) -> u32 {
         (self.0 >> WORK_SHIFT) as u32 & 0x1f
+    }
+
+    #[inline(always)]
+    fn depth(self) -> u32 {
+        (self.0 >> DEPTH_SHIFT) as u32 & DEPTH_MAX
     }
 
     #[inline(always)]
@@ -260,9 +279,28 @@ impl MateTable {
     /// disproof that covers this hand, else the entry for exactly this hand.
     #[inline]
     pub fn probe(&self, key: u64, hand: Hand) -> Option<Probe> {
+        self.probe_inner(key, hand, None)
+    }
+
+    /// As [`MateTable::probe`], for a node at `depth` plies from the root. Without an entry for
+    /// exactly this hand, open entries of the same board bound its numbers: one for a stronger
+    /// hand (more pieces) its proof number, one for a weaker hand its disproof number, as
+    /// KomoringHeights does. Only entries first stored at `depth` or nearer the root count: one
+    /// found only deeper may owe its numbers to this very node, and taking them back here would
+    /// feed them round a loop (without this rule muso037, which has no mate, went 20M nodes
+    /// without its disproof at the default hash; with it, about 530k). The caller also leaves
+    /// out boards on its current path (see `Solver::look_up`).
+    #[inline]
+    pub fn probe_at(&self, key: u64, hand: Hand, depth: usize) -> Option<Probe> {
+        self.probe_inner(key, hand, Some(depth.min(DEPTH_MAX as usize) as u32))
+    }
+
+    #[inline(always)]
+    fn probe_inner(&self, key: u64, hand: Hand, depth: Option<u32>) -> Option<Probe> {
         let check = key_check(key);
         let mut exact = None;
         let mut proof: Option<Probe> = None;
+        let (mut floor_pn, mut floor_dn) = (1, 1);
         for &e in &self.clusters[self.index(key)].0 {
             if e.check() != check || e.is_empty() {
                 continue;
@@ -298,15 +336,41 @@ impl MateTable {
                     len: 0,
                     hand,
                 });
+            } else if depth.is_some_and(|d| e.depth() <= d) {
+                if e_hand.dominates(hand) && e.pn_field() > floor_pn {
+                    floor_pn = e.pn_field();
+                } else if hand.dominates(e_hand) && e.dn_field() > floor_dn {
+                    floor_dn = e.dn_field();
+                }
             }
         }
-        proof.or(exact)
+        if proof.is_some() || exact.is_some() {
+            return proof.or(exact);
+        }
+        (floor_pn > 1 || floor_dn > 1).then_some(Probe {
+            pn: floor_pn,
+            dn: floor_dn,
+            len: 0,
+            hand,
+        })
     }
 
-    /// Records a result. For a proof `hand` is the proof hand, for a disproof the disproof
-    /// hand, otherwise the exact hand. Entries a new proof or disproof makes redundant are freed.
-    pub fn store(&mut self, key: u64, hand: Hand, pn: u32, dn: u32, len: u16, work: u64) {
+    /// Records a result found at `depth` plies from the root. For a proof `hand` is the proof
+    /// hand, for a disproof the disproof hand, otherwise the exact hand. Entries a new proof or
+    /// disproof makes redundant are freed.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &mut self,
+        key: u64,
+        hand: Hand,
+        pn: u32,
+        dn: u32,
+        len: u16,
+        work: u64,
+        depth: usize,
+    ) {
         let check = key_check(key);
+        let mut depth = depth.min(DEPTH_MAX as usize) as u32;
         let mut work = work_class(work);
         let cluster = self.index(key);
         let entries = &mut self.clusters[cluster].0;
@@ -348,10 +412,14 @@ impl MateTable {
             }
         };
         if !entries[i].is_empty() && entries[i].check() == check {
-            // An update of the same board keeps the work already spent on it.
+            // An update of the same board keeps the work already spent on it, and the nearest
+            // ply it was met at.
             work = work.max(entries[i].work_class());
+            if entries[i].hand() == hand {
+                depth = depth.min(entries[i].depth());
+            }
         }
-        entries[i] = Entry::new(check, hand, pn, dn, len, work);
+        entries[i] = Entry::new(check, hand, pn, dn, len, work, depth);
     }
 }
 
@@ -410,16 +478,51 @@ mod tests {
         let key = 0x1234_5678_9abc_def0;
         let g = hand(&[PieceType::Gold]);
         let gs = hand(&[PieceType::Gold, PieceType::Silver]);
-        t.store(key, g, 0, INF, 5, 10);
+        t.store(key, g, 0, INF, 5, 10, 0);
         assert!(t.probe(key, gs).unwrap().is_proven());
         assert_eq!(t.probe(key, gs).unwrap().len, 5);
         assert_eq!(t.probe(key, Hand::EMPTY), None);
 
         // A key that differs in a bit the entry keeps (a small table's index does not reach it).
         let other = key ^ 1 << 50;
-        t.store(other, g, INF, 0, 0, 10);
+        t.store(other, g, INF, 0, 0, 10, 0);
         assert!(t.probe(other, Hand::EMPTY).unwrap().is_disproven());
         assert_eq!(t.probe(other, gs), None);
+    }
+
+    #[test]
+    fn open_numbers_of_other_hands_bound_a_new_node_from_no_deeper_than_it() {
+        let mut t = MateTable::new(1);
+        let key = 0x0bad_cafe_f00d_1234;
+        let g = hand(&[PieceType::Gold]);
+        let gs = hand(&[PieceType::Gold, PieceType::Silver]);
+        let gss = hand(&[PieceType::Gold, PieceType::Silver, PieceType::Silver]);
+        let numbers = |p: Option<Probe>| p.map(|p| (p.pn, p.dn));
+        // A stronger hand's proof number, found at ply 4: a lower bound for the weaker hand.
+        t.store(key, gss, 9, 2, 0, 30, 4);
+        assert_eq!(numbers(t.probe_at(key, gs, 4)), Some((9, 1)));
+        assert_eq!(numbers(t.probe_at(key, gs, 7)), Some((9, 1)));
+        // Not for a node nearer the root than the entry was ever found: the entry may be below
+        // it and owe it its numbers.
+        assert_eq!(t.probe_at(key, gs, 3), None);
+        // Nor where the caller asks for what is known of this hand alone.
+        assert_eq!(t.probe(key, gs), None);
+        // A weaker hand's disproof number bounds the stronger hand's.
+        t.store(key, g, 2, 6, 0, 30, 2);
+        assert_eq!(numbers(t.probe_at(key, gs, 5)), Some((9, 6)));
+        // Neither bounds a hand that is neither stronger nor weaker.
+        let r = hand(&[PieceType::Rook]);
+        assert_eq!(t.probe_at(key, r, 9), None);
+        // An entry for the hand itself is taken as it is.
+        t.store(key, gs, 3, 3, 0, 30, 5);
+        assert_eq!(numbers(t.probe_at(key, gs, 5)), Some((3, 3)));
+        // Storing the same node again deeper keeps the nearest ply it was found at.
+        t.store(key, gss, 10, 2, 0, 30, 8);
+        assert_eq!(numbers(t.probe_at(key, g, 4)), Some((2, 6)));
+        assert_eq!(
+            numbers(t.probe_at(key, hand(&[PieceType::Silver]), 4)),
+            Some((10, 1))
+        );
     }
 
     #[test]
@@ -427,13 +530,13 @@ mod tests {
         let mut t = MateTable::new(1);
         let key = 0xfeed_0000_0000_0001;
         let s = hand(&[PieceType::Silver]);
-        t.store(key, s, 3, 4, 0, 1);
-        t.store(key, s, 7, 2, 0, 1);
+        t.store(key, s, 3, 4, 0, 1, 0);
+        t.store(key, s, 7, 2, 0, 1, 0);
         let p = t.probe(key, s).unwrap();
         assert_eq!((p.pn, p.dn), (7, 2));
         assert_eq!(t.used, 1);
         // A proof for a smaller hand frees the now redundant exact entry.
-        t.store(key, Hand::EMPTY, 0, INF, 1, 1);
+        t.store(key, Hand::EMPTY, 0, INF, 1, 1, 0);
         assert_eq!(t.used, 1);
         assert!(t.probe(key, s).unwrap().is_proven());
     }
@@ -457,21 +560,22 @@ mod tests {
     fn entries_keep_every_field() {
         let gs = hand(&[PieceType::Gold, PieceType::Silver, PieceType::Pawn]);
         let check = (1 << 44) - 1;
-        let open = Entry::new(check, gs, 12, 345, 0, 31);
+        let open = Entry::new(check, gs, 12, 345, 0, 31, 5000);
         assert_eq!(
-            (open.check(), open.hand(), open.work_class()),
-            (check, gs, 31)
+            (open.check(), open.hand(), open.work_class(), open.depth()),
+            (check, gs, 31, DEPTH_MAX)
         );
+        assert_eq!(Entry::new(check, gs, 12, 345, 0, 31, 77).depth(), 77);
         assert_eq!((open.pn_field(), open.dn_field()), (12, 345));
         assert!(!open.is_empty() && !open.is_proven() && !open.is_disproven());
-        let big = Entry::new(0, Hand::EMPTY, INF - 1, INF - 1, 0, 0);
+        let big = Entry::new(0, Hand::EMPTY, INF - 1, INF - 1, 0, 0, 0);
         assert_eq!((big.pn_field(), big.dn_field()), (NUMBER_MAX, NUMBER_MAX));
-        let proven = Entry::new(0, gs, 0, INF, 4000, 1);
+        let proven = Entry::new(0, gs, 0, INF, 4000, 1, 0);
         assert!(proven.is_proven() && !proven.is_empty());
         assert_eq!(proven.mate_len(), 4000);
-        let mate_now = Entry::new(0, Hand::EMPTY, 0, INF, 0, 0);
+        let mate_now = Entry::new(0, Hand::EMPTY, 0, INF, 0, 0, 0);
         assert!(mate_now.is_proven() && !mate_now.is_empty() && mate_now.mate_len() == 0);
-        let disproven = Entry::new(0, Hand::EMPTY, INF, 0, 0, 0);
+        let disproven = Entry::new(0, Hand::EMPTY, INF, 0, 0, 0, 0);
         assert!(disproven.is_disproven() && !disproven.is_empty());
         assert!(Entry::default().is_empty());
     }
