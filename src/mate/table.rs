@@ -37,9 +37,10 @@ const CLUSTER: usize = 8;
 ///   those of the same board with other hands only when they were found no deeper than where
 ///   they are used (see [`MateTable::probe_at`]).
 /// - pn, dn: an open entry's numbers, both at least 1, cut to 2^23 - 1 (the numbers of a node
-///   grow with the nodes searched below it; ミクロコスモス's 22M nodes stay below). A proven entry has
-///   pn 0 and keeps the plies to mate plus one in dn; a disproven one has dn 0 and pn 1. An
-///   empty slot is all zero.
+///   grow with the nodes searched below it; one past the cut reads back at it, which can only
+///   make it look easier than it is, never resolved; ミクロコスモス, 22M nodes, is proven as
+///   before). A proven entry has pn 0 and keeps the plies to mate plus one in dn; a disproven
+///   one has dn 0 and pn 1. An empty slot is all zero.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Entry(u128);
 
