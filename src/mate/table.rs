@@ -35,7 +35,10 @@ const CLUSTER: usize = 8;
 ///   which the replacement compares.
 /// - depth: the smallest ply the entry was stored at, at most 4095. Its open numbers bound
 ///   those of the same board with other hands only when they were found no deeper than where
-///   they are used (see [`MateTable::probe_at`]).
+///   they are used (see [`MateTable::probe_at`]). Plies count from the root of the solve that
+///   stored the entry; a table kept from one solve to the next (`go mate`, the game search's
+///   mate probes) mixes roots, which can misorder a search but not change a verdict: the bounds
+///   only steer the order.
 /// - pn, dn: an open entry's numbers, both at least 1, cut to 2^23 - 1 (the numbers of a node
 ///   grow with the nodes searched below it; one past the cut reads back at it, which can only
 ///   make it look easier than it is, never resolved; ミクロコスモス, 22M nodes, is proven as
