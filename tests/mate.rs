@@ -176,6 +176,11 @@ fn unsound_classics_are_disproven_without_looping() {
             row[0]
         );
     }
+    // A loop the guards do not see, which only the cap on the bounds stops (at this table size;
+    // about 560k nodes with the cap, none within 5M without it).
+    let muso089 = rows(text).into_iter().find(|r| r[0] == "muso089").unwrap();
+    let mut small = Solver::new(32);
+    assert_eq!(solve(&mut small, muso089[1], 2_000_000), Verdict::NoMate);
 }
 
 #[test]

@@ -61,6 +61,12 @@ const PN_SHIFT: u32 = 23;
 const NUMBER_MASK: u128 = (1 << 23) - 1;
 /// The largest pn or dn an open entry keeps.
 const NUMBER_MAX: u32 = (1 << 23) - 1;
+/// The largest bound an entry for another hand gives ([`MateTable::probe_at`]). Bounds can
+/// still feed each other round a loop that neither guard sees, through entries off the path;
+/// uncapped, they then ratchet without end (muso089, which has no mate, ran 5M nodes without
+/// its disproof at `--hash 32`, against 956k before the bounds). Capped, such a loop stops
+/// growing. At 1024 the 400k-node batch solves as many as uncapped (183 of 207); at 64, 178.
+const BOUND_CAP: u32 = 1024;
 
 /// The bits of `key` an entry keeps: those the cluster index does not take (see [`Entry`]).
 #[inline(always)]
@@ -342,9 +348,9 @@ impl MateTable {
                 });
             } else if depth.is_some_and(|d| e.depth() <= d) {
                 if e_hand.dominates(hand) && e.pn_field() > floor_pn {
-                    floor_pn = e.pn_field();
+                    floor_pn = e.pn_field().min(BOUND_CAP);
                 } else if hand.dominates(e_hand) && e.dn_field() > floor_dn {
-                    floor_dn = e.dn_field();
+                    floor_dn = e.dn_field().min(BOUND_CAP);
                 }
             }
         }
