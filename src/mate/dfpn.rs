@@ -119,6 +119,21 @@ struct Outcome {
 
 type PathSet = HashMap<u64, u32, BuildHasherDefault<super::KeyHasher>>;
 
+/// One more position with `key` on the path.
+fn count_in(set: &mut PathSet, key: u64) {
+    *set.entry(key).or_insert(0) += 1;
+}
+
+/// One position with `key` fewer on the path.
+fn count_out(set: &mut PathSet, key: u64) {
+    if let Some(n) = set.get_mut(&key) {
+        *n -= 1;
+        if *n == 0 {
+            set.remove(&key);
+        }
+    }
+}
+
 /// A node on the current path, for the double-count search.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
@@ -420,7 +435,7 @@ impl Solver {
                 mask &= mask - 1;
             }
         }
-        *self.path_boards.entry(key).or_insert(0) += 1;
+        count_in(&mut self.path_boards, key);
         self.frames.push(Frame {
             id: NodeId { key, hand },
             full: pos.key(),
@@ -487,12 +502,7 @@ impl Solver {
             .fold(0u64, |m, (i, c)| m | ((c.shared as u64) << i));
         self.children.truncate(base);
         self.frames.pop();
-        if let Some(n) = self.path_boards.get_mut(&key) {
-            *n -= 1;
-            if *n == 0 {
-                self.path_boards.remove(&key);
-            }
-        }
+        count_out(&mut self.path_boards, key);
         if result.depth_cut {
             // No mate within the plies left: true for this node whatever the path to it, under
             // the key that counts those plies.
@@ -973,16 +983,11 @@ impl Solver {
     }
 
     fn enter(&mut self, full: u64) {
-        *self.path.entry(full).or_insert(0) += 1;
+        count_in(&mut self.path, full);
     }
 
     fn leave(&mut self, full: u64) {
-        if let Some(n) = self.path.get_mut(&full) {
-            *n -= 1;
-            if *n == 0 {
-                self.path.remove(&full);
-            }
-        }
+        count_out(&mut self.path, full);
     }
 
     /// The line's positions are on the path while it is extended (see [`Solver::extend_after`]):
