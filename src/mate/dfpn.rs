@@ -417,6 +417,8 @@ impl Solver {
         }
         let or_node = pos.side_to_move() == self.attacker;
         let key = self.key(pos);
+        // Read right after the expansion, which gives the slot time to arrive.
+        self.links.prefetch(NodeId { key, hand });
         let start_nodes = self.nodes;
         let base = self.children.len();
         if or_node {

@@ -115,6 +115,26 @@ impl ParentLinks {
         };
     }
 
+    /// Starts loading the slot of `node`, so that a `get` a little later does not wait for
+    /// memory: the table is tens of megabytes, and a profile put a fifth of `Solver::visit`'s
+    /// own time on the first read of a node's slot.
+    pub fn prefetch(&self, node: NodeId) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(s) = self.slots.get(self.index(node)) {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let first = s as *const Slot as *const i8;
+            // SAFETY: a prefetch is a hint that reads nothing into the program and cannot
+            // fault; both addresses lie inside the one live slot (which may straddle two
+            // cache lines).
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(first);
+                _mm_prefetch::<_MM_HINT_T0>(first.add(std::mem::size_of::<Slot>() - 1));
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = node;
+    }
+
     /// The link of `node`, if the table still holds it.
     pub fn get(&self, node: NodeId) -> Option<Link> {
         let s = self.slots.get(self.index(node))?;
