@@ -95,6 +95,9 @@ struct Child {
     /// disproof number (OR) or proof number (AND) counts in the node's by the largest of the
     /// shared children's, not in the sum (see [`Solver::eliminate_double_count`]).
     shared: bool,
+    /// A defender's reply whose first disproof number has been counted (see
+    /// [`Solver::estimate_replies`]).
+    estimated: bool,
 }
 
 /// A child that waits for no sibling.
@@ -450,6 +453,11 @@ impl Solver {
         let result = loop {
             if !fresh {
                 self.refresh(base, ply + 1);
+                if !or_node {
+                    // A reply that now counts (the one it waited for is proven) gets its
+                    // first estimate as it would have at the expansion.
+                    self.estimate_replies(pos, base, ply);
+                }
             }
             let mut s = summarise(&self.children[base..], or_node);
             let done = |s: &Summary| s.pn == 0 || s.dn == 0 || s.pn >= thpn || s.dn >= thdn;
@@ -739,34 +747,11 @@ impl Solver {
         let mut list = MoveList::new();
         generate_legal(pos, &mut list);
         self.prefetch_children(pos, &list);
-        let mut checks = MoveList::new();
         for &m in list.iter() {
-            let mut c = self.child(pos, m, ply + 1);
-            // Only a reply the table does not know (or knows only as 1/1) is played, to count
-            // the attacker's checks after it.
-            if !c.path_dependent && !c.is_resolved() && c.pn == 1 && c.dn == 1 {
-                pos.do_move(m);
-                checks.clear();
-                generate_checks(pos, &mut checks);
-                if checks.is_empty() {
-                    // No check at all: a disproof at once, for any hand without a kind this
-                    // one lacks (a kind held could be held many times over, to no avail).
-                    c.pn = INF;
-                    c.dn = 0;
-                    c.resolved_hand = no_check_disproof_hand(pos.hand(self.attacker));
-                    self.table
-                        .store(c.key, c.resolved_hand, INF, 0, 0, 1, ply + 1);
-                } else {
-                    // Fewer checks, nearer a disproof: the reply that leaves the attacker the
-                    // fewest is tried first, and the number is what the position's own
-                    // disproof number will be once its checks are pushed.
-                    c.dn = checks.len() as u32;
-                }
-                pos.undo_move(m);
-            }
+            let c = self.child(pos, m, ply + 1);
             self.children.push(c);
             if c.dn == 0 && !c.path_dependent {
-                break;
+                return;
             }
         }
         // Interpositions last, grouped by square: `summarise` lets one drop per square at a time
@@ -777,6 +762,71 @@ impl Solver {
             c.far_drop = is_far_block(c.m, near, checker);
         }
         link_non_promotions(pos, &mut self.children[base..]);
+        self.estimate_replies(pos, base, ply);
+    }
+
+    /// Gives each reply the table does not know (or knows only as 1/1) its first disproof
+    /// number: it is played and the attacker's checks after it are counted. With none it is
+    /// disproven at once, for any hand without a kind this one lacks (a kind held could be held
+    /// many times over, to no avail), and settles the node. Otherwise the number is what the
+    /// position's own disproof number will be once its checks are pushed, so the reply that
+    /// leaves the attacker the fewest is tried first.
+    ///
+    /// Only the replies that count in the node's numbers now are played: those `summarise`
+    /// passes over (an interposition waiting behind another on its square, or behind another
+    /// far one; a non-promotion waiting for its promotion) keep 1/1 until they count, at a
+    /// later expansion.
+    fn estimate_replies(&mut self, pos: &mut Position, base: usize, ply: usize) {
+        let mut checks = MoveList::new();
+        let mut group_to = None;
+        let mut group_open = false;
+        let mut far_open = false;
+        for i in base..self.children.len() {
+            let mut c = self.children[i];
+            if c.far_drop {
+                if far_open {
+                    continue;
+                }
+                far_open |= c.pn != 0;
+            } else if c.m.is_drop() {
+                if group_to == Some(c.m.to()) {
+                    if group_open {
+                        continue;
+                    }
+                } else {
+                    group_to = Some(c.m.to());
+                    group_open = false;
+                }
+                group_open |= c.pn != 0;
+            }
+            if c.waits_for != NO_WAIT
+                && !c.is_resolved()
+                && self.children[base + c.waits_for as usize].pn != 0
+            {
+                continue;
+            }
+            if c.estimated || c.path_dependent || c.is_resolved() || c.pn != 1 || c.dn != 1 {
+                continue;
+            }
+            c.estimated = true;
+            pos.do_move(c.m);
+            checks.clear();
+            generate_checks(pos, &mut checks);
+            if checks.is_empty() {
+                c.pn = INF;
+                c.dn = 0;
+                c.resolved_hand = no_check_disproof_hand(pos.hand(self.attacker));
+                self.table
+                    .store(c.key, c.resolved_hand, INF, 0, 0, 1, ply + 1);
+            } else {
+                c.dn = checks.len() as u32;
+            }
+            pos.undo_move(c.m);
+            self.children[i] = c;
+            if c.dn == 0 {
+                return;
+            }
+        }
     }
 
     /// What is known of the position `m` leads to from `pos` (the move is not played): a
@@ -806,6 +856,7 @@ impl Solver {
             waits_for: NO_WAIT,
             far_drop: false,
             shared: false,
+            estimated: false,
         };
         // The full key of the child: its board key (computed once) and its hands'.
         if self.path.contains_key(&(board_key ^ pos.hand_key_after(m))) {
@@ -1546,6 +1597,7 @@ mod tests {
             waits_for,
             far_drop: false,
             shared: false,
+            estimated: false,
         }
     }
 
