@@ -209,11 +209,9 @@ impl MateTable {
     /// A table of about `mb` megabytes, or `None` when the allocation fails.
     fn try_new(mb: usize) -> Option<MateTable> {
         let bytes = mb.max(1).checked_mul(1 << 20)?;
-        let len = (bytes / std::mem::size_of::<Cluster>())
-            .max(1)
-            .checked_next_power_of_two()?
-            / 2;
-        let len = len.max(1);
+        // The largest power of two that fits (a power-of-two size, the usual one, fits whole).
+        let fits = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        let len = 1usize << (usize::BITS - 1 - fits.leading_zeros());
         let bytes = len * std::mem::size_of::<Cluster>();
         let huge = bytes >= HUGE_PAGE;
         let slack = if huge {
@@ -251,6 +249,12 @@ impl MateTable {
     pub fn clear(&mut self) {
         self.clusters.fill(Cluster::default());
         self.used = 0;
+    }
+
+    /// The number of clusters the table indexes.
+    #[cfg(test)]
+    fn clusters_in_use(&self) -> usize {
+        self.mask + 1
     }
 
     /// Per mille of the slots in use.
@@ -455,6 +459,14 @@ fn victim(entries: &[Entry; CLUSTER]) -> usize {
 mod tests {
     use super::*;
     use crate::types::PieceType;
+
+    #[test]
+    fn a_power_of_two_size_is_used_whole_and_others_round_down() {
+        let cluster = std::mem::size_of::<Cluster>();
+        assert_eq!(MateTable::new(4).clusters_in_use(), (4 << 20) / cluster);
+        assert_eq!(MateTable::new(6).clusters_in_use(), (4 << 20) / cluster);
+        assert_eq!(MateTable::new(1).clusters_in_use(), (1 << 20) / cluster);
+    }
 
     #[test]
     fn a_size_that_cannot_be_allocated_is_refused_not_fatal() {
