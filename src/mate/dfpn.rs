@@ -778,31 +778,10 @@ impl Solver {
     /// later expansion.
     fn estimate_replies(&mut self, pos: &mut Position, base: usize, ply: usize) {
         let mut checks = MoveList::new();
-        let mut group_to = None;
-        let mut group_open = false;
-        let mut far_open = false;
+        let mut queue = InterpositionQueue::default();
         for i in base..self.children.len() {
             let mut c = self.children[i];
-            if c.far_drop {
-                if far_open {
-                    continue;
-                }
-                far_open |= c.pn != 0;
-            } else if c.m.is_drop() {
-                if group_to == Some(c.m.to()) {
-                    if group_open {
-                        continue;
-                    }
-                } else {
-                    group_to = Some(c.m.to());
-                    group_open = false;
-                }
-                group_open |= c.pn != 0;
-            }
-            if c.waits_for != NO_WAIT
-                && !c.is_resolved()
-                && self.children[base + c.waits_for as usize].pn != 0
-            {
+            if queue.waits(&c) || waits_for_promotion(&self.children[base..], &c, false) {
                 continue;
             }
             if c.estimated || c.path_dependent || c.is_resolved() || c.pn != 1 || c.dn != 1 {
@@ -1290,36 +1269,10 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
     let mut line_drops = [0u64; 3];
     // Children that share a subtree count by the largest of their numbers.
     let mut shared = 0u64;
-    // Interpositions on one square wait until the earlier ones there are proven.
-    let mut group_to = None;
-    let mut group_open = false;
-    // Interpositions on squares the defender does not cover, on any square, wait for one
-    // another: they are mostly useless (the checker takes them), and counting each square made
-    // distant checks look costly.
-    let mut far_open = false;
+    let mut queue = InterpositionQueue::default();
     for (i, c) in children.iter().enumerate() {
-        if !or_node && c.far_drop {
-            if far_open {
-                continue;
-            }
-            far_open |= c.pn != 0;
-        } else if !or_node && c.m.is_drop() {
-            if group_to == Some(c.m.to()) {
-                if group_open {
-                    continue;
-                }
-            } else {
-                group_to = Some(c.m.to());
-                group_open = false;
-            }
-            group_open |= c.pn != 0;
-        }
-        if c.waits_for != NO_WAIT && !c.is_resolved() {
-            // A non-promotion counts once the promotion has failed for the side to move.
-            let w = &children[c.waits_for as usize];
-            if (if or_node { w.dn } else { w.pn }) != 0 {
-                continue;
-            }
+        if (!or_node && queue.waits(c)) || waits_for_promotion(children, c, or_node) {
+            continue;
         }
         if c.shared {
             shared = shared.max(if or_node { c.dn } else { c.pn } as u64);
@@ -1372,6 +1325,52 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
         s.pn = if s.dn == 0 { INF } else { cap(s.pn_sum) };
     }
     s
+}
+
+/// Which of a defender's interpositions count in its node's numbers now, the node's children
+/// taken in order (interpositions last, grouped by square). Those on one square wait until the
+/// earlier ones there are proven: the defender's pieces on one square usually fall to the same
+/// reply. Those on squares the defender does not cover, on any square, wait for one another:
+/// they are mostly useless (the checker takes them), and counting each square made distant
+/// checks look costly.
+#[derive(Default)]
+struct InterpositionQueue {
+    square: Option<crate::types::Square>,
+    square_open: bool,
+    far_open: bool,
+}
+
+impl InterpositionQueue {
+    /// Whether the defender's move `c` waits behind an open interposition before it.
+    fn waits(&mut self, c: &Child) -> bool {
+        if c.far_drop {
+            if self.far_open {
+                return true;
+            }
+            self.far_open |= c.pn != 0;
+        } else if c.m.is_drop() {
+            if self.square == Some(c.m.to()) {
+                if self.square_open {
+                    return true;
+                }
+            } else {
+                self.square = Some(c.m.to());
+                self.square_open = false;
+            }
+            self.square_open |= c.pn != 0;
+        }
+        false
+    }
+}
+
+/// Whether the non-promotion `c` among `children` still waits for its promotion: it counts once
+/// the promotion has failed for the side to move.
+fn waits_for_promotion(children: &[Child], c: &Child, or_node: bool) -> bool {
+    if c.waits_for == NO_WAIT || c.is_resolved() {
+        return false;
+    }
+    let w = &children[c.waits_for as usize];
+    (if or_node { w.dn } else { w.pn }) != 0
 }
 
 /// Makes each non-promotion of a pawn, bishop or rook (and of a lance to the second rank) wait
