@@ -176,8 +176,12 @@ fn unsound_classics_are_disproven_without_looping() {
             row[0]
         );
     }
-    // A loop the guards do not see, which only the cap on the bounds stops (at this table size;
-    // about 560k nodes with the cap, none within 5M without it).
+    // With a smaller table. When this was written (9e4bb35, when `Solver::new(32)` still gave a
+    // 16 MB table) only the cap on the bounds stopped a loop here: about 560k nodes with it,
+    // none within 5M without it. Since the table sizes were fixed and the replies estimated
+    // lazily, the search no longer meets that loop (530k-590k nodes with or without the cap at
+    // 1-64 MB), so the cap itself is held by `bounds_from_other_hands_are_capped` in
+    // `src/mate/table.rs`. Without the guard by the path, muso037 above loops at 64 MB.
     let muso089 = rows(text).into_iter().find(|r| r[0] == "muso089").unwrap();
     let mut small = Solver::new(32);
     assert_eq!(solve(&mut small, muso089[1], 2_000_000), Verdict::NoMate);

@@ -548,6 +548,24 @@ mod tests {
     }
 
     #[test]
+    fn bounds_from_other_hands_are_capped() {
+        // Bounds feed on one another when a loop escapes the guards, so none is taken past
+        // `BOUND_CAP`, however large the number stored.
+        let mut t = MateTable::new(1);
+        let key = 0x5eed_0000_0000_0089;
+        let g = hand(&[PieceType::Gold]);
+        let gs = hand(&[PieceType::Gold, PieceType::Silver]);
+        let gss = hand(&[PieceType::Gold, PieceType::Silver, PieceType::Silver]);
+        t.store(key, gss, 50_000, 2, 0, 30, 1);
+        t.store(key, g, 2, 70_000, 0, 30, 1);
+        let p = t.probe_at(key, gs, 1).unwrap();
+        assert_eq!((p.pn, p.dn), (BOUND_CAP, BOUND_CAP));
+        // The entries themselves keep their numbers.
+        assert_eq!(t.probe(key, gss).map(|p| p.pn), Some(50_000));
+        assert_eq!(t.probe(key, g).map(|p| p.dn), Some(70_000));
+    }
+
+    #[test]
     fn exact_entries_are_updated_in_place() {
         let mut t = MateTable::new(1);
         let key = 0xfeed_0000_0000_0001;
