@@ -512,13 +512,20 @@ mod tests {
         assert_eq!(t.probe(other, gs), None);
     }
 
+    /// A gold; a gold and a silver; a gold and two silvers: each hand stronger than the last.
+    fn three_nested_hands() -> (Hand, Hand, Hand) {
+        (
+            hand(&[PieceType::Gold]),
+            hand(&[PieceType::Gold, PieceType::Silver]),
+            hand(&[PieceType::Gold, PieceType::Silver, PieceType::Silver]),
+        )
+    }
+
     #[test]
     fn open_numbers_of_other_hands_bound_a_new_node_from_no_deeper_than_it() {
         let mut t = MateTable::new(1);
         let key = 0x0bad_cafe_f00d_1234;
-        let g = hand(&[PieceType::Gold]);
-        let gs = hand(&[PieceType::Gold, PieceType::Silver]);
-        let gss = hand(&[PieceType::Gold, PieceType::Silver, PieceType::Silver]);
+        let (g, gs, gss) = three_nested_hands();
         let numbers = |p: Option<Probe>| p.map(|p| (p.pn, p.dn));
         // A stronger hand's proof number, found at ply 4: a lower bound for the weaker hand.
         t.store(key, gss, 9, 2, 0, 30, 4);
@@ -553,9 +560,7 @@ mod tests {
         // `BOUND_CAP`, however large the number stored.
         let mut t = MateTable::new(1);
         let key = 0x5eed_0000_0000_0089;
-        let g = hand(&[PieceType::Gold]);
-        let gs = hand(&[PieceType::Gold, PieceType::Silver]);
-        let gss = hand(&[PieceType::Gold, PieceType::Silver, PieceType::Silver]);
+        let (g, gs, gss) = three_nested_hands();
         t.store(key, gss, 50_000, 2, 0, 30, 1);
         t.store(key, g, 2, 70_000, 0, 30, 1);
         let p = t.probe_at(key, gs, 1).unwrap();
