@@ -450,10 +450,12 @@ impl Solver {
         });
         // The expansion has just read the table for every child.
         let mut fresh = true;
+        // Whether the child searched last was proven.
+        let mut proven = false;
         let result = loop {
             if !fresh {
-                self.refresh(base, ply + 1);
-                if !or_node {
+                proven |= self.refresh(base, ply + 1);
+                if !or_node && proven {
                     // A reply that now counts (the one it waited for is proven) gets its
                     // first estimate as it would have at the expansion.
                     self.estimate_replies(pos, base, ply);
@@ -504,6 +506,7 @@ impl Solver {
             child.resolved_hand = r.resolved_hand;
             child.path_dependent = r.path_dependent;
             child.depth_cut = r.depth_cut;
+            proven = r.pn == 0;
         };
         let shared = self.children[base..]
             .iter()
@@ -849,20 +852,24 @@ impl Solver {
     }
 
     /// Re-reads from the table what other branches may have learnt about the children.
-    fn refresh(&mut self, base: usize, ply: usize) {
+    /// Returns whether a child was found proven.
+    fn refresh(&mut self, base: usize, ply: usize) -> bool {
         for c in &self.children[base..] {
             if !c.path_dependent && !c.is_resolved() {
                 self.table.prefetch(c.key);
             }
         }
+        let mut proven = false;
         for i in base..self.children.len() {
             let mut c = self.children[i];
             if c.path_dependent || c.is_resolved() {
                 continue;
             }
             self.look_up(&mut c, ply);
+            proven |= c.pn == 0;
             self.children[i] = c;
         }
+        proven
     }
 
     /// Takes what the table knows of the child `c` at `ply`: a proof short enough for the
