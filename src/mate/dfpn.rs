@@ -841,7 +841,9 @@ impl Solver {
             estimated: false,
         };
         // The full key of the child: its board key (computed once) and its hands'.
-        if self.path.contains_key(&(board_key ^ pos.hand_key_after(m))) {
+        if self.path.contains_key(&(board_key ^ pos.hand_key_after(m)))
+            || self.inferior_to_path(key, hand)
+        {
             c.pn = INF;
             c.dn = 0;
             c.path_dependent = true;
@@ -849,6 +851,20 @@ impl Solver {
             self.look_up(&mut c, ply);
         }
         c
+    }
+
+    /// Whether the board `key` stands on the current path with an attacker's hand that holds
+    /// at least `hand`: the attacker has gone round to where he was, no stronger. Like an exact
+    /// repetition it is a failure for him on this path. Sound for proofs, since none is built
+    /// on it; and a mate, when there is one, needs no such detour: the mate from the later
+    /// position would serve the earlier one, which holds at least as much, sooner (as
+    /// KomoringHeights' inferior loops).
+    fn inferior_to_path(&self, key: u64, hand: Hand) -> bool {
+        self.path_boards.contains_key(&key)
+            && self
+                .frames
+                .iter()
+                .any(|f| f.id.key == key && f.id.hand.dominates(hand))
     }
 
     /// Re-reads from the table what other branches may have learnt about the children.
@@ -1779,6 +1795,43 @@ mod tests {
             }
         }
         assert_eq!(linked, 3);
+    }
+
+    #[test]
+    fn a_board_back_on_the_path_with_no_stronger_hand_fails_for_the_attacker() {
+        // The defender's king steps back to where it stood: the attacker's position after it
+        // has the board of a node on the path. Black holds a gold; the earlier node held
+        // `earlier`.
+        let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 w G 1").unwrap();
+        let back = Move::normal(sq("5a"), sq("4a"), false);
+        let after = {
+            let mut p = pos.clone();
+            p.do_move(back);
+            p
+        };
+        let verdict = |earlier: Hand| {
+            let mut solver = Solver::new(1);
+            let key = solver.key(&after);
+            solver.frames.push(Frame {
+                id: NodeId { key, hand: earlier },
+                full: 0,
+                or_node: true,
+                base: 0,
+                searching: 0,
+            });
+            count_in(&mut solver.path_boards, key);
+            let c = solver.child(&pos, back, 3);
+            (c.pn, c.dn, c.path_dependent)
+        };
+        let gold = Hand::EMPTY.plus_one(PieceType::Gold);
+        let gold_and_pawn = gold.plus_one(PieceType::Pawn);
+        // Back with the same hand, or with less than the attacker had: a failure on this path.
+        assert_eq!(verdict(gold), (INF, 0, true));
+        assert_eq!(verdict(gold_and_pawn), (INF, 0, true));
+        // Back with more than before (a pawn then, a gold now): open, as any new node.
+        let pawn = Hand::EMPTY.plus_one(PieceType::Pawn);
+        assert_eq!(verdict(pawn), (1, 1, false));
+        assert_eq!(verdict(Hand::EMPTY), (1, 1, false));
     }
 
     /// A mate in three (two golds in hand and the bishop on 1四 against the king on 1二), a
