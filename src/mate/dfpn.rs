@@ -184,7 +184,14 @@ pub struct Solver {
     salt: u64,
     /// The depth of the last solve's proof tree, when it proved a mate.
     proof_depth: Option<u16>,
+    /// Defender replies the line being extracted may still follow to correct a length the
+    /// table overstated (see [`Solver::extend_line`]).
+    line_corrections: u32,
 }
+
+/// How many replies a line may follow to correct lengths the table overstated. Each follows a
+/// line to its end, so this bounds the extraction's work at that many lines.
+const LINE_CORRECTIONS: u32 = 256;
 
 impl Solver {
     /// A solver whose table takes about `hash_mb` megabytes.
@@ -203,6 +210,7 @@ impl Solver {
             depth_limit: MAX_PLY,
             salt: 0,
             proof_depth: None,
+            line_corrections: 0,
         }
     }
 
@@ -1011,6 +1019,7 @@ impl Solver {
     /// from longer proofs found earlier are proven again within it.
     fn mate_line(&mut self, pos: &mut Position, budget: &mut u32, bound: u16) -> Option<Vec<Move>> {
         let mut line = Vec::new();
+        self.line_corrections = LINE_CORRECTIONS;
         let key = pos.key();
         self.enter(key);
         let r = self.extend_line(pos, &mut line, budget, 0, bound);
@@ -1091,41 +1100,73 @@ impl Solver {
                 return Some(());
             }
         }
-        let (m, child_bound) = if or_node {
+        if or_node {
             let &(m, l) = proven.iter().min_by_key(|&&(_, l)| l)?;
-            (m, l)
-        } else {
-            let longest = proven.iter().map(|&(_, l)| l).max()?;
-            let ties: Vec<Move> = proven
-                .iter()
-                .filter(|&&(_, l)| l == longest)
-                .map(|&(m, _)| m)
-                .collect();
-            if ties.len() > 1 && *budget > 0 {
-                // Follow each tied reply to the end and keep the one that leaves the attacker
-                // the least to spare (then the longest).
-                let mut best: Option<(u32, usize, Vec<Move>)> = None;
-                for &m in &ties {
-                    let mut sub = vec![m];
-                    let ok = self.extend_after(pos, m, &mut sub, budget, depth + 1, longest);
-                    if ok.is_none() {
-                        continue;
-                    }
-                    let rank = (
-                        spare_after(pos, &sub, self.attacker),
-                        usize::MAX - sub.len(),
-                    );
-                    if best.as_ref().is_none_or(|b| rank < (b.0, b.1)) {
-                        best = Some((rank.0, rank.1, sub));
-                    }
+            line.push(m);
+            return self.extend_after(pos, m, line, budget, depth + 1, l);
+        }
+        // The defender's replies, longest first. A reply's length is that of the proof the
+        // table stored for it, an upper bound: a shorter mate found below it later is not
+        // carried up to it. So when the line of the longest reply comes out shorter than the
+        // next reply's length, that one is followed too (at most `LINE_CORRECTIONS` a line),
+        // and the line whose length, capped at its reply's, is longest is kept.
+        proven.sort_by_key(|&(_, l)| std::cmp::Reverse(l));
+        let mut best: Option<(Vec<Move>, usize)> = None;
+        let mut i = 0;
+        while i < proven.len() {
+            let claim = proven[i].1;
+            let tied = proven[i..].iter().take_while(|&&(_, l)| l == claim).count();
+            let replies = &proven[i..i + tied];
+            i += tied;
+            if let Some((_, value)) = &best {
+                if *value > claim as usize || self.line_corrections == 0 {
+                    break;
                 }
-                line.extend(best?.2);
-                return Some(());
+                self.line_corrections -= 1;
             }
-            (ties[0], longest)
-        };
-        line.push(m);
-        self.extend_after(pos, m, line, budget, depth + 1, child_bound)
+            let Some(sub) = self.longest_of_tied(pos, replies, budget, depth) else {
+                continue;
+            };
+            let value = sub.len().min(claim as usize + 1);
+            if best.as_ref().is_none_or(|(_, v)| value > *v) {
+                best = Some((sub, value));
+            }
+        }
+        line.extend(best?.0);
+        Some(())
+    }
+
+    /// The line after the best of `replies`, tied for length in the table: with `budget` left,
+    /// each is followed to the end and the one that leaves the attacker the least to spare (then
+    /// the longest) is kept; otherwise the first whose line can be extracted.
+    fn longest_of_tied(
+        &mut self,
+        pos: &mut Position,
+        replies: &[(Move, u16)],
+        budget: &mut u32,
+        depth: usize,
+    ) -> Option<Vec<Move>> {
+        let mut best: Option<(u32, usize, Vec<Move>)> = None;
+        for &(m, l) in replies {
+            let mut sub = vec![m];
+            if self
+                .extend_after(pos, m, &mut sub, budget, depth + 1, l)
+                .is_none()
+            {
+                continue;
+            }
+            if replies.len() == 1 || *budget == 0 {
+                return Some(sub);
+            }
+            let rank = (
+                spare_after(pos, &sub, self.attacker),
+                usize::MAX - sub.len(),
+            );
+            if best.as_ref().is_none_or(|b| rank < (b.0, b.1)) {
+                best = Some((rank.0, rank.1, sub));
+            }
+        }
+        best.map(|b| b.2)
     }
 
     /// Takes the useless interpositions (see `muda.rs`) out of a defender's proven replies, longest
@@ -1864,6 +1905,54 @@ mod tests {
         assert!(!proven(&solver), "not for a position missing another piece");
         solver.set_out_of_game(None);
         assert!(!proven(&solver), "not for the real position");
+    }
+
+    #[test]
+    fn a_reply_the_table_makes_longer_than_it_is_does_not_take_the_line() {
+        // bishop-line of tests/data/tsume_short.tsv, a mate in five.
+        let mut pos = Position::from_sfen("9/5k3/9/3p5/6B2/9/9/9/9 b RG 1").unwrap();
+        let limits = SolveLimits {
+            nodes: Some(100_000),
+            ..SolveLimits::default()
+        };
+        let mut solver = Solver::new(1);
+        let Verdict::Mate(line) = solver.solve(&mut pos, limits.clone()) else {
+            panic!("a mate");
+        };
+        assert_eq!(line.len(), 5);
+        // After the first check: a reply the attacker mates at once, other than the main line's.
+        pos.do_move(line[0]);
+        let mut replies = MoveList::new();
+        generate_legal(&pos, &mut replies);
+        let short = replies
+            .iter()
+            .copied()
+            .find(|&r| {
+                pos.do_move(r);
+                let len = solver.proven_len(&mut pos, false);
+                pos.undo_move(r);
+                r != line[1] && len == Some(1)
+            })
+            .expect("a reply mated in one");
+        // A table that knows the root, and that reply only by a longer proof than its own (as
+        // when its shorter proof came after the one stored above it). The first check is found
+        // again with the other replies.
+        let mut fresh = Solver::new(1);
+        pos.do_move(short);
+        let (key, hand) = (fresh.key(&pos), pos.hand(Color::Black));
+        fresh.table.store(key, hand, 0, INF, 9, 1, 2);
+        pos.undo_move(short);
+        pos.undo_move(line[0]);
+        let (key, hand) = (fresh.key(&pos), pos.hand(Color::Black));
+        fresh.table.store(key, hand, 0, INF, 11, 1, 0);
+        fresh.limits = limits;
+        let found = fresh
+            .mate_line(&mut pos, &mut 0, MAX_PLY as u16)
+            .expect("a line");
+        assert!(verify_mate_line(&pos, &found).is_ok());
+        assert_eq!(found[0], line[0]);
+        assert_ne!(found[1], short, "the overstated reply is not the main line");
+        assert_eq!(found.len(), 5);
     }
 
     #[test]
