@@ -1119,7 +1119,8 @@ impl Solver {
             let replies = &proven[i..i + tied];
             i += tied;
             if let Some((_, value)) = &best {
-                if *value > claim as usize || self.line_corrections == 0 {
+                // A correction is a nicety too: none past the deadline.
+                if *value > claim as usize || self.line_corrections == 0 || self.past_deadline() {
                     break;
                 }
                 self.line_corrections -= 1;
