@@ -849,14 +849,16 @@ impl Solver {
             estimated: false,
         };
         // The full key of the child: its board key (computed once) and its hands'.
+        // Looked up once for both uses: boards on the path are rare, children are not.
+        let board_on_path = self.path_boards.contains_key(&key);
         if self.path.contains_key(&(board_key ^ pos.hand_key_after(m)))
-            || self.inferior_to_path(key, hand)
+            || (board_on_path && self.inferior_to_path(key, hand))
         {
             c.pn = INF;
             c.dn = 0;
             c.path_dependent = true;
         } else {
-            self.look_up(&mut c, ply);
+            self.look_up_on(&mut c, ply, board_on_path);
         }
         c
     }
@@ -866,13 +868,12 @@ impl Solver {
     /// repetition it is a failure for him on this path. Sound for proofs, since none is built
     /// on it; and a mate, when there is one, needs no such detour: the mate from the later
     /// position would serve the earlier one, which holds at least as much, sooner (as
-    /// KomoringHeights' inferior loops).
+    /// KomoringHeights' inferior loops). Asked only when the board is on the path
+    /// (`path_boards`).
     fn inferior_to_path(&self, key: u64, hand: Hand) -> bool {
-        self.path_boards.contains_key(&key)
-            && self
-                .frames
-                .iter()
-                .any(|f| f.id.key == key && f.id.hand.dominates(hand))
+        self.frames
+            .iter()
+            .any(|f| f.id.key == key && f.id.hand.dominates(hand))
     }
 
     /// Re-reads from the table what other branches may have learnt about the children.
@@ -906,7 +907,12 @@ impl Solver {
     /// mate, went 20M nodes without their disproofs; with this rule they take about 530k and
     /// 440k).
     fn look_up(&self, c: &mut Child, ply: usize) {
-        let p = if self.path_boards.contains_key(&c.key) {
+        self.look_up_on(c, ply, self.path_boards.contains_key(&c.key));
+    }
+
+    /// [`Solver::look_up`], told whether the child's board is on the current path.
+    fn look_up_on(&self, c: &mut Child, ply: usize, board_on_path: bool) {
+        let p = if board_on_path {
             self.table.probe(c.key, c.hand)
         } else {
             self.table.probe_at(c.key, c.hand, ply)

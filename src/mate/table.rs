@@ -66,7 +66,8 @@ const NUMBER_MAX: u32 = (1 << 23) - 1;
 /// uncapped, they then ratchet without end (muso089, which has no mate, ran 5M nodes without
 /// its disproof at `--hash 32` as the table was sized then, against 956k before the bounds; the
 /// later search no longer meets that loop, and `bounds_from_other_hands_are_capped` holds the
-/// rule). Capped, such a loop stops growing. At 1024 the 400k-node batch solves as many as uncapped (183 of 207); at 64, 178.
+/// rule). Capped, such a loop stops growing. At 1024 the 400k-node batch solves as many as
+/// uncapped (183 of 207); at 64, 178.
 const BOUND_CAP: u32 = 1024;
 
 /// The bits of `key` an entry keeps: those the cluster index does not take (see [`Entry`]).
