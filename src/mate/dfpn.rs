@@ -673,9 +673,9 @@ impl Solver {
         let mut evasions = MoveList::new();
         for &m in list.iter() {
             let mut c = self.child(pos, m, ply + 1);
-            // Only a child the table does not know (or knows only as 1/1) is played, to count
-            // its evasions.
-            if !c.path_dependent && !c.is_resolved() && c.pn == 1 {
+            // Only a child the table does not know (or knows only as 1/1) and has not counted
+            // before is played, to count its evasions.
+            if !c.path_dependent && !c.is_resolved() && !c.estimated && c.pn == 1 {
                 pos.do_move(m);
                 let count = count_evasions(pos);
                 if count.total() == 0 {
@@ -700,6 +700,9 @@ impl Solver {
                         evasions.clear();
                         generate_evasions(pos, &mut evasions);
                         self.try_mate_in_three(pos, &evasions, &mut c, ply);
+                    }
+                    if c.pn != 0 {
+                        self.store_estimate(&c, ply + 1);
                     }
                 }
                 pos.undo_move(m);
@@ -776,7 +779,8 @@ impl Solver {
         self.estimate_replies(pos, base, ply);
     }
 
-    /// Gives each reply the table does not know (or knows only as 1/1) its first disproof
+    /// Gives each reply the table does not know (or knows only as 1/1, and has not counted
+    /// before: see [`Solver::store_estimate`]) its first disproof
     /// number: it is played and the attacker's checks after it are counted. With none it is
     /// disproven at once, for any hand without a kind this one lacks (a kind held could be held
     /// many times over, to no avail), and settles the node. Otherwise the number is what the
@@ -810,6 +814,7 @@ impl Solver {
                     .store(c.key, c.resolved_hand, INF, 0, 0, 1, ply + 1);
             } else {
                 c.dn = checks.len() as u32;
+                self.store_estimate(&c, ply + 1);
             }
             pos.undo_move(c.m);
             self.children[i] = c;
@@ -817,6 +822,14 @@ impl Solver {
                 return;
             }
         }
+    }
+
+    /// Keeps a child's first numbers in the table, so that the next expansion of its parent
+    /// reads them instead of playing the move again to count them: an unvisited child is
+    /// counted again at every visit to its parent otherwise. Stored as no work at all, so
+    /// they are the first entries to give way.
+    fn store_estimate(&mut self, c: &Child, ply: usize) {
+        self.table.store_estimate(c.key, c.hand, c.pn, c.dn, ply);
     }
 
     /// What is known of the position `m` leads to from `pos` (the move is not played): a
@@ -1306,6 +1319,7 @@ impl Child {
         self.dn = p.dn;
         self.len = p.len;
         self.resolved_hand = p.hand;
+        self.estimated |= p.first_estimate;
     }
 }
 
@@ -1891,6 +1905,53 @@ mod tests {
             ..SolveLimits::default()
         };
         (pos, Solver::new(1), limits)
+    }
+
+    #[test]
+    fn first_numbers_counted_at_an_expansion_are_read_back_at_the_next() {
+        // 将棋図巧 No. 91: many checks, and replies to them, none settled at once.
+        let sfen = "1k1ps4/s2R5/+b8/NNP6/3N5/1rL4n1/9/7P1/7+p+B b P4g2s3l13p 1";
+        let mut pos = Position::from_sfen(sfen).unwrap();
+        let mut solver = Solver::new(1);
+        solver.attacker = Color::Black;
+        let open = |s: &Solver| -> Vec<Child> {
+            s.children
+                .iter()
+                .copied()
+                .filter(|c| !c.is_resolved() && !c.path_dependent)
+                .collect()
+        };
+        for or_node in [true, false] {
+            if !or_node {
+                let check = open(&solver)[0].m;
+                solver.children.clear();
+                pos.do_move(check);
+            }
+            let expand = |s: &mut Solver, pos: &mut Position| {
+                s.children.clear();
+                if or_node {
+                    s.expand_or(pos, 0);
+                } else {
+                    s.expand_and(pos, 0);
+                }
+            };
+            expand(&mut solver, &mut pos);
+            let first = open(&solver);
+            assert!(first.len() >= 2, "{first:?}");
+            for c in &first {
+                let p = solver.table.probe(c.key, c.hand).unwrap();
+                assert!(p.first_estimate, "{c:?}");
+                assert_eq!((p.pn, p.dn), (c.pn, c.dn));
+            }
+            // The next expansion takes them from the table, as counted.
+            expand(&mut solver, &mut pos);
+            let again = open(&solver);
+            assert_eq!(again.len(), first.len());
+            for (a, b) in again.iter().zip(&first) {
+                assert_eq!((a.m, a.pn, a.dn), (b.m, b.pn, b.dn));
+                assert!(a.estimated);
+            }
+        }
     }
 
     #[test]

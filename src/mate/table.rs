@@ -138,6 +138,12 @@ impl Entry {
         self.0 & (NUMBER_MASK << PN_SHIFT | NUMBER_MASK) == 0
     }
 
+    /// An open entry of no work: a node counted, not searched ([`MateTable::store_estimate`]).
+    #[inline(always)]
+    fn is_estimate(self) -> bool {
+        self.work_class() == 0 && !self.is_empty() && !self.is_proven() && !self.is_disproven()
+    }
+
     #[inline(always)]
     fn is_proven(self) -> bool {
         self.pn_field() == 0
@@ -169,6 +175,9 @@ pub struct Probe {
     pub len: u16,
     /// The proof hand when proven, the disproof hand when disproven, else the probed hand.
     pub hand: Hand,
+    /// Open numbers stored for exactly the probed hand by [`MateTable::store_estimate`]: the
+    /// node has not been searched, only counted.
+    pub first_estimate: bool,
 }
 
 impl Probe {
@@ -330,6 +339,7 @@ impl MateTable {
                         dn: INF,
                         len: e.mate_len(),
                         hand: e_hand,
+                        first_estimate: false,
                     });
                 }
                 continue;
@@ -341,6 +351,7 @@ impl MateTable {
                         dn: 0,
                         len: 0,
                         hand: e_hand,
+                        first_estimate: false,
                     });
                 }
                 continue;
@@ -351,8 +362,9 @@ impl MateTable {
                     dn: e.dn_field(),
                     len: 0,
                     hand,
+                    first_estimate: e.is_estimate(),
                 });
-            } else if depth.is_some_and(|d| e.depth() <= d) {
+            } else if !e.is_estimate() && depth.is_some_and(|d| e.depth() <= d) {
                 if e_hand.dominates(hand) && e.pn_field() > floor_pn {
                     floor_pn = e.pn_field().min(BOUND_CAP);
                 } else if hand.dominates(e_hand) && e.dn_field() > floor_dn {
@@ -368,7 +380,36 @@ impl MateTable {
             dn: floor_dn,
             len: 0,
             hand,
+            first_estimate: false,
         })
+    }
+
+    /// Keeps the first numbers of a node that has been counted but not searched, unless the
+    /// table already holds numbers for the board with this hand. They are stored as no work,
+    /// the first to give way, and bound no other hand's numbers (see
+    /// [`MateTable::probe_at`]): they are a cache of the count, nothing more.
+    pub fn store_estimate(&mut self, key: u64, hand: Hand, pn: u32, dn: u32, depth: usize) {
+        let check = key_check(key);
+        let cluster = self.index(key);
+        let entries = &mut self.clusters[cluster].0;
+        if entries
+            .iter()
+            .any(|e| e.check() == check && !e.is_empty() && e.hand() == hand)
+        {
+            return;
+        }
+        // An empty slot, else another estimate: never a searched node's entry.
+        let Some(i) = entries
+            .iter()
+            .position(|e| e.is_empty())
+            .or_else(|| entries.iter().position(|e| e.is_estimate()))
+        else {
+            return;
+        };
+        if entries[i].is_empty() {
+            self.used += 1;
+        }
+        entries[i] = Entry::new(check, hand, pn, dn, 0, 0, depth as u32);
     }
 
     /// Records a result found at `depth` plies from the root. For a proof `hand` is the proof
@@ -427,7 +468,7 @@ impl MateTable {
                 victim
             }
         };
-        if !entries[i].is_empty() && entries[i].check() == check {
+        if !entries[i].is_empty() && !entries[i].is_estimate() && entries[i].check() == check {
             // An update of the same board keeps the work already spent on it, and the nearest
             // ply it was met at.
             work = work.max(entries[i].work_class());
@@ -586,6 +627,46 @@ mod tests {
         t.store(key, Hand::EMPTY, 0, INF, 1, 1, 0);
         assert_eq!(t.used, 1);
         assert!(t.probe(key, s).unwrap().is_proven());
+    }
+
+    #[test]
+    fn first_estimates_are_a_cache_that_gives_way_to_searched_nodes() {
+        let mut t = MateTable::new(1);
+        let key = 0xe571_0000_0000_0001;
+        let (g, gs, gss) = three_nested_hands();
+        // An estimate is read back as one, for its own hand only.
+        t.store_estimate(key, gss, 7, 1, 3);
+        let p = t.probe_at(key, gss, 9).unwrap();
+        assert_eq!((p.pn, p.dn, p.first_estimate), (7, 1, true));
+        // It bounds no other hand: it was counted, not searched.
+        assert_eq!(t.probe_at(key, gs, 9), None);
+        // A searched node's numbers replace it, and are not taken for an estimate.
+        t.store(key, gss, 4, 2, 0, 1, 5);
+        let p = t.probe(key, gss).unwrap();
+        assert_eq!((p.pn, p.dn, p.first_estimate), (4, 2, false));
+        assert_eq!(t.used, 1);
+        // Nor did the estimate leave its nearer ply on the entry: as a bound, it counts from
+        // ply 5, where the node was searched.
+        assert_eq!(t.probe_at(key, gs, 4), None);
+        assert_eq!(t.probe_at(key, gs, 5).map(|p| p.pn), Some(4));
+        // An estimate never overwrites a searched node's numbers.
+        t.store_estimate(key, gss, 9, 9, 1);
+        assert_eq!(t.probe(key, gss).map(|p| (p.pn, p.dn)), Some((4, 2)));
+        // Nor takes the place of one in a full cluster, where it gives way to the next.
+        for i in 0..CLUSTER as u64 {
+            t.store(key ^ (i + 1) << 50, g, 2, 2, 0, 1, 0);
+        }
+        let other = key ^ 0x3f << 50;
+        t.store_estimate(other, g, 5, 5, 0);
+        assert_eq!(t.probe(other, g), None);
+        let full = t.used;
+        t.clear();
+        t.store_estimate(other, g, 5, 5, 0);
+        for i in 0..CLUSTER as u64 {
+            t.store(key ^ (i + 1) << 50, g, 2, 2, 0, 1, 0);
+        }
+        assert_eq!(t.probe(other, g), None);
+        assert_eq!(t.used, full);
     }
 
     #[test]
