@@ -176,7 +176,8 @@ pub struct Probe {
     /// The proof hand when proven, the disproof hand when disproven, else the probed hand.
     pub hand: Hand,
     /// Open numbers stored for exactly the probed hand by [`MateTable::store_estimate`]: the
-    /// node has not been searched, only counted.
+    /// node has not been searched, only counted. Bounds from other hands raise them, as they
+    /// would a node the table does not know.
     pub first_estimate: bool,
 }
 
@@ -372,8 +373,17 @@ impl MateTable {
                 }
             }
         }
-        if proof.is_some() || exact.is_some() {
-            return proof.or(exact);
+        if let Some(p) = proof {
+            return Some(p);
+        }
+        if let Some(mut e) = exact {
+            if e.first_estimate {
+                // A count of moves, not a search: the bounds still tell more where they are
+                // higher.
+                e.pn = e.pn.max(floor_pn);
+                e.dn = e.dn.max(floor_dn);
+            }
+            return Some(e);
         }
         (floor_pn > 1 || floor_dn > 1).then_some(Probe {
             pn: floor_pn,
@@ -640,6 +650,14 @@ mod tests {
         assert_eq!((p.pn, p.dn, p.first_estimate), (7, 1, true));
         // It bounds no other hand: it was counted, not searched.
         assert_eq!(t.probe_at(key, gs, 9), None);
+        // But other hands' numbers still bound it where they are higher: a weaker hand's
+        // disproof number here.
+        t.store(key, g, 2, 6, 0, 1, 2);
+        let p = t.probe_at(key, gss, 9).unwrap();
+        assert_eq!((p.pn, p.dn, p.first_estimate), (7, 6, true));
+        assert_eq!(t.probe(key, gss).map(|p| (p.pn, p.dn)), Some((7, 1)));
+        t.clear();
+        t.store_estimate(key, gss, 7, 1, 3);
         // A searched node's numbers replace it, and are not taken for an estimate.
         t.store(key, gss, 4, 2, 0, 1, 5);
         let p = t.probe(key, gss).unwrap();
