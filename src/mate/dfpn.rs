@@ -673,9 +673,14 @@ impl Solver {
         let mut evasions = MoveList::new();
         for &m in list.iter() {
             let mut c = self.child(pos, m, ply + 1);
-            // Only a child the table does not know (or knows only as 1/1) and has not counted
-            // before is played, to count its evasions.
-            if !c.path_dependent && !c.is_resolved() && !c.estimated && c.pn == 1 {
+            // Only a child the table does not know (or knows only as 1/1) is played, to count
+            // its evasions, and only the first time: the count is kept in the table.
+            if !c.path_dependent && !c.is_resolved() && c.pn == 1 {
+                if let Some((pn, _)) = self.table.counted(c.key, c.hand) {
+                    c.pn = pn;
+                    self.children.push(c);
+                    continue;
+                }
                 pos.do_move(m);
                 let count = count_evasions(pos);
                 if count.total() == 0 {
@@ -702,7 +707,7 @@ impl Solver {
                         self.try_mate_in_three(pos, &evasions, &mut c, ply);
                     }
                     if c.pn != 0 {
-                        self.store_estimate(&c, ply + 1);
+                        self.table.store_count(c.key, c.hand, c.pn, c.dn);
                     }
                 }
                 pos.undo_move(m);
@@ -779,13 +784,15 @@ impl Solver {
         self.estimate_replies(pos, base, ply);
     }
 
-    /// Gives each reply the table does not know (or knows only as 1/1, and has not counted
-    /// before: see [`Solver::store_estimate`]) its first disproof
+    /// Gives each reply the table does not know (or knows only as 1/1) its first disproof
     /// number: it is played and the attacker's checks after it are counted. With none it is
     /// disproven at once, for any hand without a kind this one lacks (a kind held could be held
     /// many times over, to no avail), and settles the node. Otherwise the number is what the
     /// position's own disproof number will be once its checks are pushed, so the reply that
     /// leaves the attacker the fewest is tried first.
+    ///
+    /// A reply is counted once: the count is kept in the table ([`MateTable::store_count`])
+    /// for the next expansion.
     ///
     /// Only the replies that count in the node's numbers now are played: those `summarise`
     /// passes over (an interposition waiting behind another on its square, or behind another
@@ -803,6 +810,11 @@ impl Solver {
                 continue;
             }
             c.estimated = true;
+            if let Some((_, dn)) = self.table.counted(c.key, c.hand) {
+                c.dn = dn;
+                self.children[i] = c;
+                continue;
+            }
             pos.do_move(c.m);
             checks.clear();
             generate_checks(pos, &mut checks);
@@ -814,7 +826,7 @@ impl Solver {
                     .store(c.key, c.resolved_hand, INF, 0, 0, 1, ply + 1);
             } else {
                 c.dn = checks.len() as u32;
-                self.store_estimate(&c, ply + 1);
+                self.table.store_count(c.key, c.hand, c.pn, c.dn);
             }
             pos.undo_move(c.m);
             self.children[i] = c;
@@ -822,14 +834,6 @@ impl Solver {
                 return;
             }
         }
-    }
-
-    /// Keeps a child's first numbers in the table, so that the next expansion of its parent
-    /// reads them instead of playing the move again to count them: an unvisited child is
-    /// counted again at every visit to its parent otherwise. Stored as no work at all, so
-    /// they are the first entries to give way.
-    fn store_estimate(&mut self, c: &Child, ply: usize) {
-        self.table.store_estimate(c.key, c.hand, c.pn, c.dn, ply);
     }
 
     /// What is known of the position `m` leads to from `pos` (the move is not played): a
@@ -1319,7 +1323,6 @@ impl Child {
         self.dn = p.dn;
         self.len = p.len;
         self.resolved_hand = p.hand;
-        self.estimated |= p.first_estimate;
     }
 }
 
@@ -1938,18 +1941,24 @@ mod tests {
             expand(&mut solver, &mut pos);
             let first = open(&solver);
             assert!(first.len() >= 2, "{first:?}");
-            for c in &first {
-                let p = solver.table.probe(c.key, c.hand).unwrap();
-                assert!(p.first_estimate, "{c:?}");
-                assert_eq!((p.pn, p.dn), (c.pn, c.dn));
+            // Every check was counted (its evasions), and every reply that counts in the
+            // node's numbers now (its checks).
+            let mut counted = 0;
+            for c in first.iter().filter(|c| or_node || c.estimated) {
+                let kept = solver.table.counted(c.key, c.hand);
+                let number = kept.map(|(pn, dn)| if or_node { pn } else { dn });
+                assert_eq!(number, Some(if or_node { c.pn } else { c.dn }), "{c:?}");
+                // A count is not a searched node: the probes do not see it.
+                assert_eq!(solver.table.probe(c.key, c.hand), None);
+                counted += 1;
             }
-            // The next expansion takes them from the table, as counted.
+            assert!(counted >= 2, "{first:?}");
+            // The next expansion takes them from the table: the same numbers.
             expand(&mut solver, &mut pos);
             let again = open(&solver);
             assert_eq!(again.len(), first.len());
             for (a, b) in again.iter().zip(&first) {
                 assert_eq!((a.m, a.pn, a.dn), (b.m, b.pn, b.dn));
-                assert!(a.estimated);
             }
         }
     }

@@ -138,9 +138,9 @@ impl Entry {
         self.0 & (NUMBER_MASK << PN_SHIFT | NUMBER_MASK) == 0
     }
 
-    /// An open entry of no work: a node counted, not searched ([`MateTable::store_estimate`]).
+    /// An open entry of no work: a node counted, not searched ([`MateTable::store_count`]).
     #[inline(always)]
-    fn is_estimate(self) -> bool {
+    fn is_count(self) -> bool {
         self.work_class() == 0 && !self.is_empty() && !self.is_proven() && !self.is_disproven()
     }
 
@@ -175,10 +175,6 @@ pub struct Probe {
     pub len: u16,
     /// The proof hand when proven, the disproof hand when disproven, else the probed hand.
     pub hand: Hand,
-    /// Open numbers stored for exactly the probed hand by [`MateTable::store_estimate`]: the
-    /// node has not been searched, only counted. Bounds from other hands raise them, as they
-    /// would a node the table does not know.
-    pub first_estimate: bool,
 }
 
 impl Probe {
@@ -328,7 +324,8 @@ impl MateTable {
         let mut proof: Option<Probe> = None;
         let (mut floor_pn, mut floor_dn) = (1, 1);
         for &e in &self.clusters[self.index(key)].0 {
-            if e.check() != check || e.is_empty() {
+            // A count is not knowledge of the node (see [`MateTable::counted`]).
+            if e.check() != check || e.is_empty() || e.is_count() {
                 continue;
             }
             let e_hand = e.hand();
@@ -340,7 +337,6 @@ impl MateTable {
                         dn: INF,
                         len: e.mate_len(),
                         hand: e_hand,
-                        first_estimate: false,
                     });
                 }
                 continue;
@@ -352,7 +348,6 @@ impl MateTable {
                         dn: 0,
                         len: 0,
                         hand: e_hand,
-                        first_estimate: false,
                     });
                 }
                 continue;
@@ -363,9 +358,8 @@ impl MateTable {
                     dn: e.dn_field(),
                     len: 0,
                     hand,
-                    first_estimate: e.is_estimate(),
                 });
-            } else if !e.is_estimate() && depth.is_some_and(|d| e.depth() <= d) {
+            } else if depth.is_some_and(|d| e.depth() <= d) {
                 if e_hand.dominates(hand) && e.pn_field() > floor_pn {
                     floor_pn = e.pn_field().min(BOUND_CAP);
                 } else if hand.dominates(e_hand) && e.dn_field() > floor_dn {
@@ -373,32 +367,26 @@ impl MateTable {
                 }
             }
         }
-        if let Some(p) = proof {
-            return Some(p);
-        }
-        if let Some(mut e) = exact {
-            if e.first_estimate {
-                // A count of moves, not a search: the bounds still tell more where they are
-                // higher.
-                e.pn = e.pn.max(floor_pn);
-                e.dn = e.dn.max(floor_dn);
-            }
-            return Some(e);
+        if proof.is_some() || exact.is_some() {
+            return proof.or(exact);
         }
         (floor_pn > 1 || floor_dn > 1).then_some(Probe {
             pn: floor_pn,
             dn: floor_dn,
             len: 0,
             hand,
-            first_estimate: false,
         })
     }
 
-    /// Keeps the first numbers of a node that has been counted but not searched, unless the
-    /// table already holds numbers for the board with this hand. They are stored as no work,
-    /// the first to give way, and bound no other hand's numbers (see
-    /// [`MateTable::probe_at`]): they are a cache of the count, nothing more.
-    pub fn store_estimate(&mut self, key: u64, hand: Hand, pn: u32, dn: u32, depth: usize) {
+    /// Keeps the first numbers the solver counted for a node it has not searched (the defender's
+    /// replies after a check, the attacker's checks after a reply), so that the next expansion
+    /// of its parent need not play the move and count again. Kept only where the table holds
+    /// nothing for the board with this hand, in an empty slot or another count's: never in
+    /// place of a searched node's entry, and the first to give way to one. A count is not
+    /// knowledge of the node: [`MateTable::probe`] and [`MateTable::probe_at`] pass over it,
+    /// so the search goes exactly as if it were counted again; only [`MateTable::counted`]
+    /// reads it.
+    pub fn store_count(&mut self, key: u64, hand: Hand, pn: u32, dn: u32) {
         let check = key_check(key);
         let cluster = self.index(key);
         let entries = &mut self.clusters[cluster].0;
@@ -408,18 +396,29 @@ impl MateTable {
         {
             return;
         }
-        // An empty slot, else another estimate: never a searched node's entry.
+        // An empty slot, else another count's: never a searched node's entry.
         let Some(i) = entries
             .iter()
             .position(|e| e.is_empty())
-            .or_else(|| entries.iter().position(|e| e.is_estimate()))
+            .or_else(|| entries.iter().position(|e| e.is_count()))
         else {
             return;
         };
         if entries[i].is_empty() {
             self.used += 1;
         }
-        entries[i] = Entry::new(check, hand, pn, dn, 0, 0, depth as u32);
+        entries[i] = Entry::new(check, hand, pn, dn, 0, 0, 0);
+    }
+
+    /// The numbers [`MateTable::store_count`] kept for the board `key` with exactly `hand`.
+    #[inline]
+    pub fn counted(&self, key: u64, hand: Hand) -> Option<(u32, u32)> {
+        let check = key_check(key);
+        self.clusters[self.index(key)]
+            .0
+            .iter()
+            .find(|e| e.check() == check && e.is_count() && e.hand() == hand)
+            .map(|e| (e.pn_field(), e.dn_field()))
     }
 
     /// Records a result found at `depth` plies from the root. For a proof `hand` is the proof
@@ -444,7 +443,8 @@ impl MateTable {
         let mut slot = None;
         for (i, slot_entry) in entries.iter_mut().enumerate() {
             let e = *slot_entry;
-            if e.check() != check || e.is_empty() {
+            // A count is free space to a searched node (see [`MateTable::store_count`]).
+            if e.check() != check || e.is_empty() || e.is_count() {
                 continue;
             }
             let e_hand = e.hand();
@@ -478,7 +478,7 @@ impl MateTable {
                 victim
             }
         };
-        if !entries[i].is_empty() && !entries[i].is_estimate() && entries[i].check() == check {
+        if !entries[i].is_empty() && !entries[i].is_count() && entries[i].check() == check {
             // An update of the same board keeps the work already spent on it, and the nearest
             // ply it was met at.
             work = work.max(entries[i].work_class());
@@ -490,12 +490,12 @@ impl MateTable {
     }
 }
 
-/// An empty slot, else the open entry with the least work, else the least work.
+/// An empty slot (or a count's), else the open entry with the least work, else the least work.
 fn victim(entries: &[Entry; CLUSTER]) -> usize {
     let mut best = 0;
     let mut best_rank = u64::MAX;
     for (i, e) in entries.iter().enumerate() {
-        if e.is_empty() {
+        if e.is_empty() || e.is_count() {
             return i;
         }
         let resolved = e.is_proven() || e.is_disproven();
@@ -640,50 +640,47 @@ mod tests {
     }
 
     #[test]
-    fn first_estimates_are_a_cache_that_gives_way_to_searched_nodes() {
+    fn counts_are_a_cache_that_the_probes_pass_over_and_searched_nodes_replace() {
         let mut t = MateTable::new(1);
         let key = 0xe571_0000_0000_0001;
         let (g, gs, gss) = three_nested_hands();
-        // An estimate is read back as one, for its own hand only.
-        t.store_estimate(key, gss, 7, 1, 3);
-        let p = t.probe_at(key, gss, 9).unwrap();
-        assert_eq!((p.pn, p.dn, p.first_estimate), (7, 1, true));
-        // It bounds no other hand: it was counted, not searched.
+        // A count is read back by `counted`, for its own hand only.
+        t.store_count(key, gss, 7, 1);
+        assert_eq!(t.counted(key, gss), Some((7, 1)));
+        assert_eq!(t.counted(key, gs), None);
+        // The probes do not see it, for this hand or as a bound for another: the search goes
+        // as if the node were unknown.
+        assert_eq!(t.probe_at(key, gss, 9), None);
         assert_eq!(t.probe_at(key, gs, 9), None);
-        // But other hands' numbers still bound it where they are higher: a weaker hand's
-        // disproof number here.
-        t.store(key, g, 2, 6, 0, 1, 2);
-        let p = t.probe_at(key, gss, 9).unwrap();
-        assert_eq!((p.pn, p.dn, p.first_estimate), (7, 6, true));
-        assert_eq!(t.probe(key, gss).map(|p| (p.pn, p.dn)), Some((7, 1)));
-        t.clear();
-        t.store_estimate(key, gss, 7, 1, 3);
-        // A searched node's numbers replace it, and are not taken for an estimate.
-        t.store(key, gss, 4, 2, 0, 1, 5);
-        let p = t.probe(key, gss).unwrap();
-        assert_eq!((p.pn, p.dn, p.first_estimate), (4, 2, false));
         assert_eq!(t.used, 1);
-        // Nor did the estimate leave its nearer ply on the entry: as a bound, it counts from
-        // ply 5, where the node was searched.
+        // A searched node's numbers replace it (in its slot) and are not taken for a count.
+        t.store(key, gss, 4, 2, 0, 1, 5);
+        assert_eq!(t.probe(key, gss).map(|p| (p.pn, p.dn)), Some((4, 2)));
+        assert_eq!(t.counted(key, gss), None);
+        assert_eq!(t.used, 1);
+        // Nor did the count leave a ply on the entry: as a bound it counts from ply 5, where
+        // the node was searched.
         assert_eq!(t.probe_at(key, gs, 4), None);
         assert_eq!(t.probe_at(key, gs, 5).map(|p| p.pn), Some(4));
-        // An estimate never overwrites a searched node's numbers.
-        t.store_estimate(key, gss, 9, 9, 1);
+        // A count never overwrites a searched node's numbers.
+        t.store_count(key, gss, 9, 9);
         assert_eq!(t.probe(key, gss).map(|p| (p.pn, p.dn)), Some((4, 2)));
-        // Nor takes the place of one in a full cluster, where it gives way to the next.
+        assert_eq!(t.counted(key, gss), None);
+        // Nor takes the place of one in a full cluster, where it is the first to give way.
         for i in 0..CLUSTER as u64 {
             t.store(key ^ (i + 1) << 50, g, 2, 2, 0, 1, 0);
         }
         let other = key ^ 0x3f << 50;
-        t.store_estimate(other, g, 5, 5, 0);
-        assert_eq!(t.probe(other, g), None);
+        t.store_count(other, g, 5, 5);
+        assert_eq!(t.counted(other, g), None);
         let full = t.used;
         t.clear();
-        t.store_estimate(other, g, 5, 5, 0);
+        t.store_count(other, g, 5, 5);
+        assert_eq!(t.counted(other, g), Some((5, 5)));
         for i in 0..CLUSTER as u64 {
             t.store(key ^ (i + 1) << 50, g, 2, 2, 0, 1, 0);
         }
-        assert_eq!(t.probe(other, g), None);
+        assert_eq!(t.counted(other, g), None);
         assert_eq!(t.used, full);
     }
 
