@@ -3,6 +3,8 @@
 //! comments, the SVG is well-formed XML with one point a move, and the JSON agrees with the
 //! KIF. Searches are limited by nodes on one thread, never by time.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -38,12 +40,6 @@ fn hayate(args: &[&str], stdin: &str) -> (i32, String, String) {
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
     )
-}
-
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("hayate-analyze-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
 }
 
 // ---------------------------------------------------------------- a small JSON reader
@@ -374,7 +370,8 @@ fn usi_moves(pos: &Position, list: &Json) -> Vec<Move> {
 #[test]
 fn analyze_writes_kif_json_and_svg_that_agree() {
     let original = kifu::kif::read(&kifu::read_text(GAME.as_ref()).unwrap()).unwrap();
-    let (kif_path, svg_path) = (temp("game.kif"), temp("game.svg"));
+    let dir = common::TempDir::new("analyze");
+    let (kif_path, svg_path) = (dir.join("game.kif"), dir.join("game.svg"));
     let (code, json_text, err) = hayate(
         &[
             "analyze",
