@@ -474,6 +474,10 @@ impl Engine {
 
     /// `go mate <ms|infinite>`: a df-pn solve on its own thread, answered with `checkmate`.
     fn go_mate(&mut self, limits: Limits, time_ms: Option<u64>) {
+        // The clock starts with the command: the first `go mate` (or the first after a change
+        // of USI_Hash) makes the table first, which takes the kernel most of a second for a few
+        // hundred megabytes, and the answer is still due within the time given.
+        let start = Instant::now();
         let mb = self.options.hash_mb;
         let solver = match &self.mate_solver {
             Some((size, s)) if *size == mb => s.clone(),
@@ -493,7 +497,6 @@ impl Engine {
             .name("mate".into())
             .stack_size(crate::mate::SOLVER_STACK)
             .spawn(move || {
-                let start = Instant::now();
                 let Ok(mut solver) = solver.lock() else {
                     emit(&out, "checkmate timeout");
                     return;
