@@ -676,7 +676,7 @@ impl Solver {
             // Only a child the table does not know (or knows only as 1/1) is played, to count
             // its evasions, and only the first time: the count is kept in the table.
             if !c.path_dependent && !c.is_resolved() && c.pn == 1 {
-                if let Some((pn, _)) = self.table.counted(c.key, c.hand) {
+                if let Some(pn) = self.table.counted(c.key, c.hand) {
                     c.pn = pn;
                     self.children.push(c);
                     continue;
@@ -707,7 +707,7 @@ impl Solver {
                         self.try_mate_in_three(pos, &evasions, &mut c, ply);
                     }
                     if c.pn != 0 {
-                        self.table.store_count(c.key, c.hand, c.pn, c.dn);
+                        self.table.store_count(c.key, c.hand, c.pn);
                     }
                 }
                 pos.undo_move(m);
@@ -810,7 +810,7 @@ impl Solver {
                 continue;
             }
             c.estimated = true;
-            if let Some((_, dn)) = self.table.counted(c.key, c.hand) {
+            if let Some(dn) = self.table.counted(c.key, c.hand) {
                 c.dn = dn;
                 self.children[i] = c;
                 continue;
@@ -826,7 +826,7 @@ impl Solver {
                     .store(c.key, c.resolved_hand, INF, 0, 0, 1, ply + 1);
             } else {
                 c.dn = checks.len() as u32;
-                self.table.store_count(c.key, c.hand, c.pn, c.dn);
+                self.table.store_count(c.key, c.hand, c.dn);
             }
             pos.undo_move(c.m);
             self.children[i] = c;
@@ -1946,8 +1946,7 @@ mod tests {
             let mut counted = 0;
             for c in first.iter().filter(|c| or_node || c.estimated) {
                 let kept = solver.table.counted(c.key, c.hand);
-                let number = kept.map(|(pn, dn)| if or_node { pn } else { dn });
-                assert_eq!(number, Some(if or_node { c.pn } else { c.dn }), "{c:?}");
+                assert_eq!(kept, Some(if or_node { c.pn } else { c.dn }), "{c:?}");
                 // A count is not a searched node: the probes do not see it.
                 assert_eq!(solver.table.probe(c.key, c.hand), None);
                 counted += 1;

@@ -101,7 +101,7 @@ impl ParentLinks {
                 return;
             }
             // Huge pages, as for the mate table: every `get` lands in a random place of tens
-            // of megabytes, and with 4 KB pages missed the address translation cache too.
+            // of megabytes.
             let bytes = (self.mask + 1) * std::mem::size_of::<Slot>();
             crate::tt::advise_huge_pages(self.slots.as_ptr() as usize, bytes);
             self.slots.resize(self.mask + 1, EMPTY_SLOT);

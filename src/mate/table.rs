@@ -378,47 +378,50 @@ impl MateTable {
         })
     }
 
-    /// Keeps the first numbers the solver counted for a node it has not searched (the defender's
-    /// replies after a check, the attacker's checks after a reply), so that the next expansion
+    /// Keeps a count the solver made for a node it has not searched (the defender's replies
+    /// after a check, the attacker's checks after a reply), so that the next expansion
     /// of its parent need not play the move and count again. Kept only where the table holds
     /// nothing for the board with this hand, in an empty slot or another count's: never in
     /// place of a searched node's entry, and the first to give way to one. A count is not
     /// knowledge of the node: [`MateTable::probe`] and [`MateTable::probe_at`] pass over it,
     /// so the search goes exactly as if it were counted again; only [`MateTable::counted`]
     /// reads it.
-    pub fn store_count(&mut self, key: u64, hand: Hand, pn: u32, dn: u32) {
+    pub fn store_count(&mut self, key: u64, hand: Hand, count: u32) {
+        debug_assert!(count > 0, "a count of none is a proof or a disproof");
         let check = key_check(key);
         let cluster = self.index(key);
         let entries = &mut self.clusters[cluster].0;
-        if entries
-            .iter()
-            .any(|e| e.check() == check && !e.is_empty() && e.hand() == hand)
-        {
-            return;
-        }
         // An empty slot, else another count's: never a searched node's entry.
-        let Some(i) = entries
-            .iter()
-            .position(|e| e.is_empty())
-            .or_else(|| entries.iter().position(|e| e.is_count()))
-        else {
+        let (mut empty, mut other_count) = (None, None);
+        for (i, e) in entries.iter().enumerate() {
+            if e.is_empty() {
+                empty = empty.or(Some(i));
+            } else if e.check() == check && e.hand() == hand {
+                return;
+            } else if e.is_count() {
+                other_count = other_count.or(Some(i));
+            }
+        }
+        let Some(i) = empty.or(other_count) else {
             return;
         };
         if entries[i].is_empty() {
             self.used += 1;
         }
-        entries[i] = Entry::new(check, hand, pn, dn, 0, 0, 0);
+        // Never 0, which would read as a proof or a disproof.
+        let count = count.max(1);
+        entries[i] = Entry::new(check, hand, count, count, 0, 0, 0);
     }
 
-    /// The numbers [`MateTable::store_count`] kept for the board `key` with exactly `hand`.
+    /// The count [`MateTable::store_count`] kept for the board `key` with exactly `hand`.
     #[inline]
-    pub fn counted(&self, key: u64, hand: Hand) -> Option<(u32, u32)> {
+    pub fn counted(&self, key: u64, hand: Hand) -> Option<u32> {
         let check = key_check(key);
         self.clusters[self.index(key)]
             .0
             .iter()
             .find(|e| e.check() == check && e.is_count() && e.hand() == hand)
-            .map(|e| (e.pn_field(), e.dn_field()))
+            .map(|e| e.pn_field())
     }
 
     /// Records a result found at `depth` plies from the root. For a proof `hand` is the proof
@@ -437,7 +440,9 @@ impl MateTable {
     ) {
         let check = key_check(key);
         let mut depth = depth.min(DEPTH_MAX as usize) as u32;
-        let mut work = work_class(work);
+        // At least 1: an open entry of no work is a count (`Entry::is_count`), which a
+        // searched node's entry must never be taken for.
+        let mut work = work_class(work.max(1));
         let cluster = self.index(key);
         let entries = &mut self.clusters[cluster].0;
         let mut slot = None;
@@ -645,8 +650,8 @@ mod tests {
         let key = 0xe571_0000_0000_0001;
         let (g, gs, gss) = three_nested_hands();
         // A count is read back by `counted`, for its own hand only.
-        t.store_count(key, gss, 7, 1);
-        assert_eq!(t.counted(key, gss), Some((7, 1)));
+        t.store_count(key, gss, 7);
+        assert_eq!(t.counted(key, gss), Some(7));
         assert_eq!(t.counted(key, gs), None);
         // The probes do not see it, for this hand or as a bound for another: the search goes
         // as if the node were unknown.
@@ -663,7 +668,7 @@ mod tests {
         assert_eq!(t.probe_at(key, gs, 4), None);
         assert_eq!(t.probe_at(key, gs, 5).map(|p| p.pn), Some(4));
         // A count never overwrites a searched node's numbers.
-        t.store_count(key, gss, 9, 9);
+        t.store_count(key, gss, 9);
         assert_eq!(t.probe(key, gss).map(|p| (p.pn, p.dn)), Some((4, 2)));
         assert_eq!(t.counted(key, gss), None);
         // Nor takes the place of one in a full cluster, where it is the first to give way.
@@ -671,12 +676,12 @@ mod tests {
             t.store(key ^ (i + 1) << 50, g, 2, 2, 0, 1, 0);
         }
         let other = key ^ 0x3f << 50;
-        t.store_count(other, g, 5, 5);
+        t.store_count(other, g, 5);
         assert_eq!(t.counted(other, g), None);
         let full = t.used;
         t.clear();
-        t.store_count(other, g, 5, 5);
-        assert_eq!(t.counted(other, g), Some((5, 5)));
+        t.store_count(other, g, 5);
+        assert_eq!(t.counted(other, g), Some(5));
         for i in 0..CLUSTER as u64 {
             t.store(key ^ (i + 1) << 50, g, 2, 2, 0, 1, 0);
         }
