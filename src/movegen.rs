@@ -289,6 +289,19 @@ impl EvasionCount {
 /// square by square from the few squares that answer a check (the king's, the checker's and
 /// those between), not piece by piece. The side to move must be in check.
 pub fn count_evasions(pos: &Position) -> EvasionCount {
+    evasions_counted::<false>(pos)
+}
+
+/// Whether the side to move, in check, has a legal reply: [`count_evasions`] stopped at the
+/// first reply found. Most checks a mate-in-one search tries leave the king a square, found
+/// before the captures, interpositions and drops are counted.
+pub fn has_evasion(pos: &Position) -> bool {
+    evasions_counted::<true>(pos).total() > 0
+}
+
+/// [`count_evasions`], or with `ANY` only as far as the first reply.
+#[inline(always)]
+fn evasions_counted<const ANY: bool>(pos: &Position) -> EvasionCount {
     debug_assert!(pos.in_check());
     let us = pos.side_to_move();
     let them = !us;
@@ -302,6 +315,9 @@ pub fn count_evasions(pos: &Position) -> EvasionCount {
     for to in attacks::king_attacks(k).and_not(own) {
         if !pos.is_attacked(them, to, occ_without_king) {
             count.board_moves += 1;
+            if ANY {
+                return count;
+            }
         }
     }
     // In double check only the king can move.
@@ -335,6 +351,9 @@ pub fn count_evasions(pos: &Position) -> EvasionCount {
                 }
                 _ => 1,
             };
+            if ANY {
+                return count;
+            }
         }
     }
     let hand = pos.hand(us);

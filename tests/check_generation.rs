@@ -5,13 +5,15 @@
 //! defender is sometimes the side to move and the attacker's king is sometimes missing), on
 //! random games with both kings (some in check), and on random placements of every piece.
 //! Wherever the side to move is in check, the evasion counter (`count_evasions`, which the
-//! solver uses for a check's first proof number) is held to the listed evasions the same way.
+//! solver uses for a check's first proof number) is held to the listed evasions the same way,
+//! and so is the test for any reply (`has_evasion`, which stops at the first), mates included.
 
 mod common;
 
 use hayate::bitboard::Bitboard;
 use hayate::movegen::{
-    count_evasions, generate_checks, generate_checks_by_filter, generate_legal, MoveList,
+    count_evasions, generate_checks, generate_checks_by_filter, generate_legal, has_evasion,
+    MoveList,
 };
 use hayate::types::Move;
 use hayate::Position;
@@ -28,6 +30,7 @@ struct Seen {
     drops: usize,
     evasion_positions: usize,
     evasion_drops: usize,
+    mated: usize,
 }
 
 fn compare(p: &Position, seen: &mut Seen) {
@@ -69,6 +72,8 @@ fn compare_evasions(p: &Position, seen: &mut Seen) {
         "{}",
         p.to_sfen()
     );
+    assert_eq!(has_evasion(p), !moves.is_empty(), "{}", p.to_sfen());
+    seen.mated += moves.is_empty() as usize;
     seen.evasion_positions += 1;
     seen.evasion_drops += drops.len();
 }
@@ -121,6 +126,7 @@ fn direct_checks_match_the_filtered_legal_moves_on_the_classics_and_after_random
     assert!(seen.drops > 10_000, "{seen:?}");
     assert!(seen.evasion_positions > 5_000, "{seen:?}");
     assert!(seen.evasion_drops > 5_000, "{seen:?}");
+    assert!(seen.mated > 50, "{seen:?}");
 }
 
 #[test]

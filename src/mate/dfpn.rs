@@ -26,7 +26,7 @@ use super::table::{MateTable, Probe, INF};
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::movegen::{
-    count_evasions, generate_checks, generate_evasions, generate_legal, MoveList,
+    count_evasions, generate_checks, generate_evasions, generate_legal, has_evasion, MoveList,
 };
 use crate::position::Position;
 use crate::types::{Color, Hand, Move, PieceType};
@@ -1277,8 +1277,7 @@ impl Solver {
             Some(p) if p.is_disproven() => return None,
             _ => {}
         }
-        if pos.side_to_move() != self.attacker && pos.in_check() && count_evasions(pos).total() == 0
-        {
+        if pos.side_to_move() != self.attacker && pos.in_check() && !has_evasion(pos) {
             // Mated: a mate in one found by the shortcut leaves no entry for this position.
             return Some(0);
         }

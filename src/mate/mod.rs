@@ -47,7 +47,7 @@ impl std::hash::Hasher for KeyHasher {
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::movegen::{count_evasions, generate_legal, MoveList};
+use crate::movegen::{generate_legal, has_evasion, MoveList};
 use crate::position::Position;
 use crate::types::{Move, PieceType};
 
@@ -125,7 +125,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
 /// Whether the legal move `m` leaves the opponent in check without a reply.
 fn mates(pos: &mut Position, m: Move) -> bool {
     pos.do_move(m);
-    let mated = pos.in_check() && count_evasions(pos).total() == 0;
+    let mated = pos.in_check() && !has_evasion(pos);
     pos.undo_move(m);
     mated
 }
