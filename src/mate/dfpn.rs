@@ -288,6 +288,17 @@ impl Solver {
         self.limits.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
+    /// Brings the deadline forward to nine tenths of the time left, for work after a proof
+    /// that must leave time for the answer. Returns the deadline to put back afterwards.
+    fn keep_a_tenth_of_the_time(&mut self) -> Option<Instant> {
+        let user_deadline = self.limits.deadline;
+        if let Some(d) = user_deadline {
+            let now = Instant::now();
+            self.limits.deadline = Some(now + d.saturating_duration_since(now).mul_f32(0.9));
+        }
+        user_deadline
+    }
+
     /// Looks for a mate for the side to move in `pos`, within `limits`. The table is kept
     /// between solves, so a second solve of a related position reuses the first one's work.
     pub fn solve(&mut self, pos: &mut Position, limits: SolveLimits) -> Verdict {
@@ -314,20 +325,15 @@ impl Solver {
             // first proof's work below 300k), while the last try, which has to show there is
             // none, rarely can and would spend all the rest (寿: 8.5M nodes after a first
             // proof of 4.2M).
-            let first = self.nodes;
-            let budget = first.saturating_mul(2).saturating_add(100_000);
-            let per_try = (first / 2).max(300_000);
+            let budget = proof_work.saturating_mul(2).saturating_add(100_000);
+            let per_try = (proof_work / 2).max(300_000);
             let stop_at = self
                 .limits
                 .nodes
                 .map_or(self.nodes + budget, |n| n.min(self.nodes + budget));
             let user_nodes = self.limits.nodes.replace(stop_at);
             // Keep a tenth of the time left for the line, so the answer comes within the limit.
-            let user_deadline = self.limits.deadline;
-            if let Some(d) = user_deadline {
-                let now = Instant::now();
-                self.limits.deadline = Some(now + d.saturating_duration_since(now).mul_f32(0.9));
-            }
+            let user_deadline = self.keep_a_tenth_of_the_time();
             while root.len >= 3 && !self.aborted {
                 self.depth_limit = root.len as usize - 2;
                 self.limits.nodes = Some(stop_at.min(self.nodes.saturating_add(per_try)));
@@ -1074,11 +1080,7 @@ impl Solver {
         proof_work: u64,
     ) -> Option<Vec<Move>> {
         // Keep a tenth of the time left for the answer.
-        let user_deadline = self.limits.deadline;
-        if let Some(d) = user_deadline {
-            let now = Instant::now();
-            self.limits.deadline = Some(now + d.saturating_duration_since(now).mul_f32(0.9));
-        }
+        let user_deadline = self.keep_a_tenth_of_the_time();
         let allowance = (proof_work / 2).max(SHORTCUT_WORK_MIN);
         let mut first = true;
         while !self.past_deadline() {
@@ -1447,8 +1449,8 @@ impl Solver {
                 Some(b) => b.max(len + 1),
             });
         }
-        // A proof that gave the stored length may have been replaced in the table since (or
-        // passes through a position on this path): the stored length stands for it.
+        // A proof that gave the stored length may have been replaced in the table since: the
+        // stored length stands for it.
         let len = best.map_or(stored, |b| b.min(stored));
         self.refined.insert((key, hand), len);
         Some(len)
