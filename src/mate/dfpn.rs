@@ -29,7 +29,7 @@ use crate::movegen::{
     count_evasions, generate_checks, generate_evasions, generate_legal, has_evasion, MoveList,
 };
 use crate::position::Position;
-use crate::types::{Color, Hand, Move, PieceType};
+use crate::types::{Color, Hand, Move, PieceType, Square};
 
 /// Salt for the board key when White attacks: a board with White to move is an OR node when
 /// White attacks and an AND node when Black does, and the two must not share entries.
@@ -724,7 +724,7 @@ impl Solver {
                         drops = (count.drop_squares & near).count()
                             + count.drop_squares.and_not(near).is_nonempty() as u32;
                     }
-                    c.pn = count.board_moves + drops;
+                    c.pn = count.board_moves + drops + dfpn_plus_extra(pos, m.to());
                     if count.total() == 1 && ply + 3 <= self.depth_limit {
                         evasions.clear();
                         generate_evasions(pos, &mut evasions);
@@ -1620,7 +1620,7 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
 /// checks look costly.
 #[derive(Default)]
 struct InterpositionQueue {
-    square: Option<crate::types::Square>,
+    square: Option<Square>,
     square_open: bool,
     far_open: bool,
 }
@@ -1704,7 +1704,7 @@ fn line_drop(m: Move, or_node: bool) -> Option<usize> {
 /// The squares where an interposition counts on its own (next to the defender's king, or
 /// covered by one of the defender's pieces) and the checking piece's square (`None` in double
 /// check or out of check), for [`is_far_block`].
-fn far_block_context(pos: &Position) -> (Bitboard, Option<crate::types::Square>) {
+fn far_block_context(pos: &Position) -> (Bitboard, Option<Square>) {
     let us = pos.side_to_move();
     let Some(king) = pos.king_square(us) else {
         return (Bitboard::EMPTY, None);
@@ -1724,8 +1724,35 @@ fn far_block_context(pos: &Position) -> (Bitboard, Option<crate::types::Square>)
 
 /// Whether the evasion `m` is a drop against a distant check on a square where it does not
 /// count on its own (see [`far_block_context`]).
-fn is_far_block(m: Move, near: Bitboard, checker: Option<crate::types::Square>) -> bool {
+fn is_far_block(m: Move, near: Bitboard, checker: Option<Square>) -> bool {
     checker.is_some() && m.is_drop() && !near.contains(m.to())
+}
+
+/// GPS Shogi's df-pn+ additions to a check's first proof number, as KomoringHeights uses them
+/// (`InitialPnDnPlusOrNode`), with the check played on `pos` and its piece on `to`:
+/// - one where the defender covers `to` twice or more: the checker is likely taken;
+/// - one unless the attacker's support of `to` (the checker counts) outnumbers the defender's
+///   cover, or the check took a gold or silver: a check that can be taken for nothing, or
+///   trades down, is seldom the mating one.
+///
+/// They go on top of the count of evasions, and into the count kept in the table with it.
+fn dfpn_plus_extra(pos: &Position, to: Square) -> u32 {
+    let defender = pos.side_to_move();
+    let occ = pos.occupied();
+    let cover = pos.attackers_to(defender, to, occ).count();
+    let support = pos.attackers_to(!defender, to, occ).count() + 1;
+    let took_gold_or_silver = matches!(
+        pos.captured_piece().map(|p| p.piece_type().unpromote()),
+        Some(PieceType::Gold | PieceType::Silver)
+    );
+    let mut extra = 0;
+    if cover >= 2 {
+        extra += 1;
+    }
+    if support <= cover && !took_gold_or_silver {
+        extra += 1;
+    }
+    extra
 }
 
 /// The disproof hand of a position where the attacker, holding `hand`, has no check: every kind
@@ -1839,7 +1866,33 @@ fn verify_line(pos: &Position, line: &[Move], useless_drops_left: bool) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Square;
+
+    /// The df-pn+ additions of the check `usi` played in `sfen`.
+    fn extra_after(sfen: &str, usi: &str) -> u32 {
+        let mut pos = Position::from_sfen(sfen).unwrap();
+        let m = pos.parse_usi_move(usi).unwrap();
+        pos.do_move(m);
+        dfpn_plus_extra(&pos, m.to())
+    }
+
+    #[test]
+    fn a_check_that_can_be_taken_for_nothing_starts_further_from_a_proof() {
+        // G*5b next to the king on 5a: the king alone covers 5b and only the gold stands
+        // there, so the check is unsupported.
+        assert_eq!(extra_after("4k4/9/9/9/9/9/9/9/9 b G 1", "G*5b"), 1);
+        // A gold on 4a covers 5b too: two covers.
+        assert_eq!(extra_after("4kg3/9/9/9/9/9/9/9/9 b G 1", "G*5b"), 2);
+        // A silver on 5c supports the gold: two against the king's one.
+        assert_eq!(extra_after("4k4/9/4S4/9/9/9/9/9/9 b G 1", "G*5b"), 0);
+        // Covered twice: the silver's support only matches the cover.
+        assert_eq!(extra_after("4kg3/9/4S4/9/9/9/9/9/9 b G 1", "G*5b"), 2);
+        // A knight on 4d supports it too: three against two, but still covered twice.
+        assert_eq!(extra_after("4kg3/9/4S4/5N3/9/9/9/9/9 b G 1", "G*5b"), 1);
+        // The rook takes a gold with check: unsupported, but it wins the gold.
+        assert_eq!(extra_after("4k4/4g4/9/9/4R4/9/9/9/9 b - 1", "5e5b"), 0);
+        // The same with a pawn taken.
+        assert_eq!(extra_after("4k4/4p4/9/9/4R4/9/9/9/9 b - 1", "5e5b"), 1);
+    }
 
     #[test]
     fn a_reply_that_leaves_no_check_is_disproven_for_the_kinds_held_only() {
