@@ -194,6 +194,9 @@ pub struct Solver {
     /// Nodes searched since the solve's start by the brief proofs of the line's work (lost
     /// entries, shorter defences, shortcuts), which [`Solver::nodes`] leaves out.
     line_nodes: u64,
+    /// The board keys after each move of the node being expanded, worked out once for the
+    /// prefetches and the lookups both ([`Solver::prefetch_children`]).
+    board_keys: Vec<u64>,
 }
 
 /// How many positions [`Solver::refine`] works out again after a proof, at most
@@ -234,6 +237,7 @@ impl Solver {
             line_corrections: 0,
             refined: HashMap::default(),
             line_nodes: 0,
+            board_keys: Vec::new(),
         }
     }
 
@@ -423,9 +427,13 @@ impl Solver {
 
     /// Starts loading the table clusters of the children by `moves`, so that the lookups that
     /// follow, one child after another, do not each wait for memory.
-    fn prefetch_children(&self, pos: &Position, moves: &[Move]) {
+    /// The board keys after the moves are kept in `board_keys`, for [`Solver::child`].
+    fn prefetch_children(&mut self, pos: &Position, moves: &[Move]) {
+        self.board_keys.clear();
         for &m in moves {
-            self.table.prefetch(self.salted(pos.board_key_after(m)));
+            let board_key = pos.board_key_after(m);
+            self.table.prefetch(self.salted(board_key));
+            self.board_keys.push(board_key);
         }
     }
 
@@ -705,8 +713,8 @@ impl Solver {
         generate_checks(pos, &mut list);
         self.prefetch_children(pos, &list);
         let mut evasions = MoveList::new();
-        for &m in list.iter() {
-            let mut c = self.child(pos, m, ply + 1);
+        for (i, &m) in list.iter().enumerate() {
+            let mut c = self.child(pos, m, self.board_keys[i], ply + 1);
             // Only a child the table does not know (or knows only as 1/1) is played, to count
             // its evasions, and only the first time: the count is kept in the table.
             if !c.path_dependent && !c.is_resolved() && c.pn == 1 {
@@ -800,8 +808,8 @@ impl Solver {
         let mut list = MoveList::new();
         generate_legal(pos, &mut list);
         self.prefetch_children(pos, &list);
-        for &m in list.iter() {
-            let c = self.child(pos, m, ply + 1);
+        for (i, &m) in list.iter().enumerate() {
+            let c = self.child(pos, m, self.board_keys[i], ply + 1);
             self.children.push(c);
             if c.dn == 0 && !c.path_dependent {
                 return;
@@ -870,10 +878,10 @@ impl Solver {
         }
     }
 
-    /// What is known of the position `m` leads to from `pos` (the move is not played): a
-    /// repetition of the path, a table entry, or the first estimate 1/1.
-    fn child(&self, pos: &Position, m: Move, ply: usize) -> Child {
-        let board_key = pos.board_key_after(m);
+    /// What is known of the position `m` leads to from `pos` (the move is not played; its
+    /// board key is `board_key`): a repetition of the path, a table entry, or the first
+    /// estimate 1/1.
+    fn child(&self, pos: &Position, m: Move, board_key: u64, ply: usize) -> Child {
         let key = self.salted(board_key);
         let mut hand = pos.hand(self.attacker);
         if pos.side_to_move() == self.attacker {
@@ -2145,7 +2153,7 @@ mod tests {
                 searching: 0,
             });
             count_in(&mut solver.path_boards, key);
-            let c = solver.child(&pos, back, 3);
+            let c = solver.child(&pos, back, pos.board_key_after(back), 3);
             (c.pn, c.dn, c.path_dependent)
         };
         let gold = Hand::EMPTY.plus_one(PieceType::Gold);
