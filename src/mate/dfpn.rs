@@ -1100,6 +1100,10 @@ impl Solver {
         // Keep a tenth of the time left for the answer.
         let user_deadline = self.keep_a_tenth_of_the_time();
         let allowance = (proof_work / 2).max(SHORTCUT_WORK_MIN);
+        // The shortcuts tried and not proven, by position and the plies they were given: a
+        // later pass, along a shorter line, gives most of them fewer plies, and does not try
+        // them again (ミクロコスモス's second pass spent 4 s finding nothing).
+        let mut failed = PathSet::default();
         let mut first = true;
         while !self.past_deadline() {
             let len = line.as_ref().map_or(usize::MAX, Vec::len);
@@ -1111,7 +1115,7 @@ impl Solver {
             }
             first = false;
             let Some(l) = line.clone() else { break };
-            if self.past_deadline() || self.prove_shortcuts(pos, &l, allowance) == 0 {
+            if self.past_deadline() || self.prove_shortcuts(pos, &l, allowance, &mut failed) == 0 {
                 break;
             }
         }
@@ -1128,7 +1132,16 @@ impl Solver {
     /// plies (a tokin steps aside and back before a knight drop) where the knight can drop at
     /// once: the search proved the detour first and never proved the drop, three plies from a
     /// position the table proves.
-    fn prove_shortcuts(&mut self, pos: &mut Position, line: &[Move], allowance: u64) -> usize {
+    ///
+    /// A shortcut in `failed` is not tried again with no more plies than it failed with; one
+    /// that fails now goes in.
+    fn prove_shortcuts(
+        &mut self,
+        pos: &mut Position,
+        line: &[Move],
+        allowance: u64,
+        failed: &mut PathSet,
+    ) -> usize {
         let mut found = 0;
         let mut played = 0;
         let mut checks = MoveList::new();
@@ -1147,14 +1160,20 @@ impl Solver {
                     }
                     pos.do_move(c);
                     let bound = left - 3;
-                    let tried = !self.path.contains_key(&pos.key())
+                    let full = pos.key();
+                    let tried = !self.path.contains_key(&full)
+                        && failed.get(&full).is_none_or(|&b| bound > b as usize)
                         && match self.table.probe(self.key(pos), pos.hand(self.attacker)) {
                             Some(p) if p.is_disproven() => false,
                             Some(p) if p.is_proven() => p.len as usize > bound,
                             _ => true,
                         };
-                    if tried && self.proven_len_in(pos, bound, SHORTCUT_TRY).is_some() {
-                        found += 1;
+                    if tried {
+                        if self.proven_len_in(pos, bound, SHORTCUT_TRY).is_some() {
+                            found += 1;
+                        } else {
+                            failed.insert(full, bound as u32);
+                        }
                     }
                     pos.undo_move(c);
                 }
