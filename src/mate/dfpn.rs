@@ -2319,6 +2319,34 @@ mod tests {
     }
 
     #[test]
+    fn a_shortcut_that_failed_is_not_tried_again_with_no_more_plies() {
+        // 将棋無双 No. 3, a 45-ply mate: its line has attacker turns with other checks.
+        let mut pos = Position::from_sfen(
+            "nn1S1R3/1L2p+b3/+P8/1L1R1g3/k1S2l3/+nP1G5/3n5/2P2+B3/9 b 2g2sl14p 1",
+        )
+        .unwrap();
+        let mut solver = Solver::new(32);
+        let limits = SolveLimits {
+            nodes: Some(1_000_000),
+            ..SolveLimits::default()
+        };
+        let Verdict::Mate(line) = solver.solve(&mut pos, limits) else {
+            panic!("muso003 is a mate");
+        };
+        let mut failed = PathSet::default();
+        solver.line_nodes = 0;
+        solver.prove_shortcuts(&mut pos, &line, u64::MAX, &mut failed);
+        let first_pass = solver.line_nodes;
+        assert!(first_pass > 0 && !failed.is_empty(), "{first_pass}");
+        // Along the same line nothing is tried again...
+        solver.prove_shortcuts(&mut pos, &line, u64::MAX, &mut failed);
+        assert_eq!(solver.line_nodes, first_pass);
+        // ...which is the memory's doing: without it the tries are made again.
+        solver.prove_shortcuts(&mut pos, &line, u64::MAX, &mut PathSet::default());
+        assert!(solver.line_nodes > first_pass);
+    }
+
+    #[test]
     fn lengths_worked_out_again_pass_a_length_the_table_overstated() {
         let (mut pos, mut solver, limits) = mate_in_three();
         let Verdict::Mate(line) = solver.solve(&mut pos, limits.clone()) else {
