@@ -122,6 +122,10 @@ struct Outcome {
 
 type PathSet = HashMap<u64, u32, BuildHasherDefault<super::KeyHasher>>;
 
+/// Shortcuts of the polish tried and not proven: the plies each was given, by its position's
+/// full key (see [`Solver::prove_shortcuts`]).
+type FailedShortcuts = HashMap<u64, u32, BuildHasherDefault<super::KeyHasher>>;
+
 /// One more position with `key` on the path.
 fn count_in(set: &mut PathSet, key: u64) {
     *set.entry(key).or_insert(0) += 1;
@@ -1103,7 +1107,7 @@ impl Solver {
         // The shortcuts tried and not proven, by position and the plies they were given: a
         // later pass, along a shorter line, gives most of them fewer plies, and does not try
         // them again (ミクロコスモス's second pass spent 4 s finding nothing).
-        let mut failed = PathSet::default();
+        let mut failed = FailedShortcuts::default();
         let mut first = true;
         while !self.past_deadline() {
             let len = line.as_ref().map_or(usize::MAX, Vec::len);
@@ -1140,7 +1144,7 @@ impl Solver {
         pos: &mut Position,
         line: &[Move],
         allowance: u64,
-        failed: &mut PathSet,
+        failed: &mut FailedShortcuts,
     ) -> usize {
         let mut found = 0;
         let mut played = 0;
@@ -2320,7 +2324,7 @@ mod tests {
 
     #[test]
     fn a_shortcut_that_failed_is_not_tried_again_with_no_more_plies() {
-        // 将棋無双 No. 3, a 45-ply mate: its line has attacker turns with other checks.
+        // 将棋無双 No. 3, a 39-ply mate: its line has attacker turns with other checks.
         let mut pos = Position::from_sfen(
             "nn1S1R3/1L2p+b3/+P8/1L1R1g3/k1S2l3/+nP1G5/3n5/2P2+B3/9 b 2g2sl14p 1",
         )
@@ -2333,7 +2337,7 @@ mod tests {
         let Verdict::Mate(line) = solver.solve(&mut pos, limits) else {
             panic!("muso003 is a mate");
         };
-        let mut failed = PathSet::default();
+        let mut failed = FailedShortcuts::default();
         solver.line_nodes = 0;
         solver.prove_shortcuts(&mut pos, &line, u64::MAX, &mut failed);
         let first_pass = solver.line_nodes;
@@ -2342,7 +2346,7 @@ mod tests {
         solver.prove_shortcuts(&mut pos, &line, u64::MAX, &mut failed);
         assert_eq!(solver.line_nodes, first_pass);
         // ...which is the memory's doing: without it the tries are made again.
-        solver.prove_shortcuts(&mut pos, &line, u64::MAX, &mut PathSet::default());
+        solver.prove_shortcuts(&mut pos, &line, u64::MAX, &mut FailedShortcuts::default());
         assert!(solver.line_nodes > first_pass);
     }
 
