@@ -1449,13 +1449,9 @@ impl Solver {
         if let Some(&len) = self.refined.get(&(key, hand)) {
             return Some(len);
         }
-        let or_node = pos.side_to_move() == self.attacker;
-        let stored = match self.table.probe(key, hand) {
-            Some(p) if p.is_proven() => p.len,
-            _ if !or_node && pos.in_check() && !has_evasion(pos) => return Some(0),
-            _ => return None,
-        };
-        if *budget == 0 {
+        // The table's length, or 0 for a mated defender; a mate in 0 has nothing to work out.
+        let stored = self.proven_len(pos, false)?;
+        if stored == 0 || *budget == 0 {
             return Some(stored);
         }
         *budget -= 1;
@@ -1463,6 +1459,7 @@ impl Solver {
             *budget = 0;
             return Some(stored);
         }
+        let or_node = pos.side_to_move() == self.attacker;
         let mut list = MoveList::new();
         if or_node {
             generate_checks(pos, &mut list);
