@@ -834,14 +834,10 @@ impl Checker {
         }
         let or_node = pos.side_to_move() == self.attacker;
         let mut moves = MoveList::new();
-        if or_node {
-            generate_checks(pos, &mut moves);
-        } else {
-            generate_legal(pos, &mut moves);
-            // Mate, or only useless interpositions left (mate under the convention).
-            if moves.is_empty() || value == 0 {
-                return Some((Vec::new(), pos.hand(self.attacker).total()));
-            }
+        super::turn_moves(pos, or_node, &mut moves);
+        // Mate, or only useless interpositions left (mate under the convention).
+        if !or_node && (moves.is_empty() || value == 0) {
+            return Some((Vec::new(), pos.hand(self.attacker).total()));
         }
         if value == 0 {
             return None;

@@ -1258,13 +1258,9 @@ impl Solver {
         }
         let or_node = pos.side_to_move() == self.attacker;
         let mut list = MoveList::new();
-        if or_node {
-            generate_checks(pos, &mut list);
-        } else {
-            generate_legal(pos, &mut list);
-            if list.is_empty() {
-                return Some(());
-            }
+        super::turn_moves(pos, or_node, &mut list);
+        if !or_node && list.is_empty() {
+            return Some(());
         }
         let mut proven = self.proven_children(pos, &list, or_node, bound)?;
         if or_node && proven.is_empty() {
@@ -1461,11 +1457,7 @@ impl Solver {
         }
         let or_node = pos.side_to_move() == self.attacker;
         let mut list = MoveList::new();
-        if or_node {
-            generate_checks(pos, &mut list);
-        } else {
-            generate_legal(pos, &mut list);
-        }
+        super::turn_moves(pos, or_node, &mut list);
         let mut best: Option<u16> = None;
         for &m in list.iter() {
             pos.do_move(m);

@@ -47,9 +47,19 @@ impl std::hash::Hasher for KeyHasher {
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::movegen::{generate_legal, has_evasion, MoveList};
+use crate::movegen::{generate_checks, generate_legal, has_evasion, MoveList};
 use crate::position::Position;
 use crate::types::{Move, PieceType};
+
+/// The moves of a turn in a mate search, into `list`: the attacker's checks at an attacker
+/// turn (`attacking`), every legal move at the defender's.
+pub(crate) fn turn_moves(pos: &Position, attacking: bool, list: &mut MoveList) {
+    if attacking {
+        generate_checks(pos, list);
+    } else {
+        generate_legal(pos, list);
+    }
+}
 
 /// A move that checkmates at once, if the side to move has one.
 ///
