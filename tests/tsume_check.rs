@@ -26,6 +26,8 @@ const COOK_FIRST: &str = "9/1k7/p1P6/B8/9/9/9/9/9 b 2G 1";
 const COOK_MIDDLE: &str = "2p1ks3/9/5R3/9/9/9/9/9/9 b GN 1";
 /// 3 plies, sound but for other mates at the last move (最終手余詰).
 const LAST_MOVE: &str = "9/8k/8N/6n2/6nL1/9/9/9/9 b 2G 1";
+/// 3 plies, ▲2三銀不成; ▲2三銀成 mates as fast (成生非限定, minor), nothing else does.
+const PROMOTION_CHOICE: &str = "9/8k/6+B2/8S/9/9/9/9/9 b L 1";
 /// 3 plies, sound but for a second defence as long, also ending with nothing in hand (変同).
 const EQUAL: &str = "p8/k8/9/S8/9/9/9/9/9 b GN 1";
 /// No mate: a lone gold.
@@ -297,6 +299,44 @@ fn other_mates_at_the_last_move_are_minor() {
     }
     assert_no_other_mate(LAST_MOVE, &r, &[1], 7);
     assert!(r.human(false).contains("最終手余詰 (minor) at ply 3"));
+}
+
+#[test]
+fn the_other_choice_of_promotion_is_minor_not_a_cook() {
+    let r = check(PROMOTION_CHOICE);
+    assert_eq!(r.status, Status::Sound, "{r:?}");
+    assert_main_line_exact(PROMOTION_CHOICE, &r, 3);
+    assert_eq!(usi(&r.main_line), "1d2c 1b1c L*1d");
+    assert!(r.cooks.is_empty() && r.last_move_alternatives.is_empty());
+    assert!(r.equal_variations.is_empty() && !r.incomplete);
+    assert_eq!(r.promotion_choices.len(), 1, "{:?}", r.promotion_choices);
+    let a = &r.promotion_choices[0];
+    assert_eq!((a.ply, a.mv.to_string()), (1, "1d2c+".to_string()));
+    assert_alternative_mates(PROMOTION_CHOICE, &r, a);
+    // No other first move mates within seven plies, exhaustively: the twin is the only one.
+    let mut p = full(PROMOTION_CHOICE);
+    let mut ex = Exhaustive::new();
+    let mut checks = MoveList::new();
+    generate_checks(&p, &mut checks);
+    for &m in checks.iter() {
+        if m == r.main_line[0] || m == a.mv {
+            continue;
+        }
+        p.do_move(m);
+        assert_eq!(ex.defend(&mut p, 7), None, "{m} mates");
+        p.undo_move(m);
+    }
+    assert!(r
+        .human(false)
+        .contains("成生非限定 (minor) at ply 1: ▲2三銀成"));
+    assert!(r
+        .json(false)
+        .contains("\"promotion_choices\":[{\"ply\":1,\"move\":\"1d2c+\""));
+    assert!(
+        r.row().starts_with("sound\t3\t成生非限定 at 1"),
+        "{}",
+        r.row()
+    );
 }
 
 #[test]
@@ -846,6 +886,7 @@ fn leaving_out_the_early_mates_changes_nothing_else() {
         COOK_FIRST,
         COOK_MIDDLE,
         LAST_MOVE,
+        PROMOTION_CHOICE,
         EQUAL,
         NOMATE,
         USELESS,
@@ -870,6 +911,11 @@ fn leaving_out_the_early_mates_changes_nothing_else() {
         assert_eq!(
             moves(&with.last_move_alternatives),
             moves(&without.last_move_alternatives),
+            "{sfen}"
+        );
+        assert_eq!(
+            moves(&with.promotion_choices),
+            moves(&without.promotion_choices),
             "{sfen}"
         );
         assert_eq!(

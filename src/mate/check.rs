@@ -125,6 +125,9 @@ pub struct Report {
     pub cooks: Vec<Alternative>,
     /// 最終手余詰: another mating move at the last turn (minor).
     pub last_move_alternatives: Vec<Alternative>,
+    /// 成生非限定: the main line's move with the other choice of promotion mates too (minor;
+    /// composers do not count it as 余詰), at any attacker turn.
+    pub promotion_choices: Vec<Alternative>,
     /// 変同: another defence as long as the main line's that also ends with nothing in hand
     /// (minor).
     pub equal_variations: Vec<Alternative>,
@@ -211,6 +214,7 @@ pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String>
         spare: Hand::EMPTY,
         cooks: Vec::new(),
         last_move_alternatives: Vec::new(),
+        promotion_choices: Vec::new(),
         equal_variations: Vec::new(),
         early_mates: Vec::new(),
         refutations: Vec::new(),
@@ -414,7 +418,9 @@ impl Checker {
             };
             p.undo_move(m);
             if let Some(a) = alt {
-                if left == 1 {
+                if is_promotion_choice(m, main) {
+                    report.promotion_choices.push(a);
+                } else if left == 1 {
                     report.last_move_alternatives.push(a);
                 } else {
                     report.cooks.push(a);
@@ -965,6 +971,7 @@ impl Report {
         };
         section(&mut s, "余詰", &self.cooks);
         section(&mut s, "最終手余詰 (minor)", &self.last_move_alternatives);
+        section(&mut s, "成生非限定 (minor)", &self.promotion_choices);
         section(&mut s, "変同 (minor)", &self.equal_variations);
         if verbose {
             section(&mut s, "早詰 in a variation", &self.early_mates);
@@ -1006,7 +1013,7 @@ impl Report {
         let mut s = format!(
             "{{\"sfen\":\"{}\",\"verdict\":\"{}\",\"reason\":{},\"length\":{},\"main_line\":{},\
              \"length_at_most\":{},\"solver_line\":{},\"spare\":\"{:?}\",\"cooks\":{},\"last_move_alternatives\":{},\
-             \"equal_variations\":{},\"refutations\":[{}],\"incomplete\":{},\"nodes\":{}",
+             \"promotion_choices\":{},\"equal_variations\":{},\"refutations\":[{}],\"incomplete\":{},\"nodes\":{}",
             self.sfen,
             self.status.name(),
             self.reason.as_ref().map_or("null".to_string(), |r| format!(
@@ -1022,6 +1029,7 @@ impl Report {
             self.spare,
             alts(&self.cooks),
             alts(&self.last_move_alternatives),
+            alts(&self.promotion_choices),
             alts(&self.equal_variations),
             refutations.join(","),
             self.incomplete,
@@ -1043,6 +1051,7 @@ impl Report {
         for (name, alts) in [
             ("余詰", &self.cooks),
             ("最終手余詰", &self.last_move_alternatives),
+            ("成生非限定", &self.promotion_choices),
             ("変同", &self.equal_variations),
         ] {
             if !alts.is_empty() {
@@ -1068,6 +1077,16 @@ impl Report {
             }
         )
     }
+}
+
+/// Whether `m` is the board move `main` with the other choice of promotion: the same piece to
+/// the same square, promoted in one and not in the other (成・不成の非限定).
+fn is_promotion_choice(m: Move, main: Move) -> bool {
+    !m.is_drop()
+        && !main.is_drop()
+        && m.from() == main.from()
+        && m.to() == main.to()
+        && m.is_promotion() != main.is_promotion()
 }
 
 fn usi(line: &[Move]) -> String {
