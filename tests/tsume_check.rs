@@ -4,7 +4,7 @@
 //! Node limits only: no test depends on time.
 mod common;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::process::Command;
 
 use hayate::mate::{
@@ -28,6 +28,9 @@ const COOK_MIDDLE: &str = "2p1ks3/9/5R3/9/9/9/9/9/9 b GN 1";
 const LAST_MOVE: &str = "9/8k/8N/6n2/6nL1/9/9/9/9 b 2G 1";
 /// 3 plies, ▲2三銀不成; ▲2三銀成 mates as fast (成生非限定, minor), nothing else does.
 const PROMOTION_CHOICE: &str = "9/8k/6+B2/8S/9/9/9/9/9 b L 1";
+/// 5 plies (▲2三飛成 △1一玉 ▲3一龍 △2一歩 ▲2二龍, a knight left in hand); at the third ply
+/// ▲1三龍 △2一玉 ▲2三龍 △1一玉 comes back to the main line two plies later (迂回, no flaw).
+const DETOUR: &str = "5+Rnk1/9/8R/9/6G2/9/9/9/9 b - 1";
 /// 3 plies, sound but for a second defence as long, also ending with nothing in hand (変同).
 const EQUAL: &str = "p8/k8/9/S8/9/9/9/9/9 b GN 1";
 /// No mate: a lone gold.
@@ -68,18 +71,29 @@ fn usi(line: &[Move]) -> String {
 /// if at most `bound`. Plain minimax, memoised on (position, bound) only.
 struct Exhaustive {
     memo: HashMap<(u64, u32, bool), Option<u32>>,
+    /// Positions (full keys) where the attacker fails, for the detour test.
+    avoided: HashSet<u64>,
 }
 
 impl Exhaustive {
     fn new() -> Exhaustive {
         Exhaustive {
             memo: HashMap::new(),
+            avoided: HashSet::new(),
+        }
+    }
+
+    /// One whose mates keep off the positions `keys`.
+    fn avoiding(keys: &[u64]) -> Exhaustive {
+        Exhaustive {
+            memo: HashMap::new(),
+            avoided: keys.iter().copied().collect(),
         }
     }
 
     /// Attacker to move.
     fn attack(&mut self, pos: &mut Position, bound: u32) -> Option<u32> {
-        if bound == 0 {
+        if bound == 0 || self.avoided.contains(&pos.key()) {
             return None;
         }
         if let Some(&r) = self.memo.get(&(pos.key(), bound, true)) {
@@ -101,6 +115,9 @@ impl Exhaustive {
 
     /// Defender to move (in check).
     fn defend(&mut self, pos: &mut Position, bound: u32) -> Option<u32> {
+        if self.avoided.contains(&pos.key()) {
+            return None;
+        }
         if let Some(&r) = self.memo.get(&(pos.key(), bound, false)) {
             return r;
         }
@@ -337,6 +354,56 @@ fn the_other_choice_of_promotion_is_minor_not_a_cook() {
         "{}",
         r.row()
     );
+}
+
+#[test]
+fn a_slower_mate_back_through_the_main_line_is_a_detour_not_a_cook() {
+    let r = check(DETOUR);
+    assert_main_line_exact(DETOUR, &r, 5);
+    assert_eq!(usi(&r.main_line), "1c2c+ 2a1a 4a3a P*2a 2c2b");
+    // Flawed by the knight left in hand only.
+    assert_eq!(r.status, Status::Flawed);
+    assert_eq!(format!("{:?}", r.spare), "N");
+    assert!(r.cooks.is_empty(), "{:?}", r.cooks);
+    let detours: Vec<(usize, String)> = r
+        .detours
+        .iter()
+        .map(|a| (a.ply, a.mv.to_string()))
+        .collect();
+    assert_eq!(detours, [(3, "2c1c".to_string())]);
+    let a = &r.detours[0];
+    let pos = full(DETOUR);
+    let mut p = before(&pos, &r.main_line, 3);
+    verify_mate_line(&p, &a.line).unwrap();
+    // The main line's positions from the third ply on.
+    let mut line_keys = vec![p.key()];
+    let mut q = p.clone();
+    for &m in &r.main_line[2..] {
+        q.do_move(m);
+        line_keys.push(q.key());
+    }
+    p.do_move(a.mv);
+    // It mates, but not within the three plies the main line has left...
+    assert_eq!(Exhaustive::new().defend(&mut p, 2), None);
+    assert!(Exhaustive::new().defend(&mut p, 10).is_some());
+    // ...and no mate after it keeps off the main line (exhaustively, within 11 plies).
+    assert_eq!(Exhaustive::avoiding(&line_keys).defend(&mut p, 11), None);
+    p.undo_move(a.mv);
+    // No other check at that turn mates within nine plies.
+    let mut ex = Exhaustive::new();
+    let mut checks = MoveList::new();
+    generate_checks(&p, &mut checks);
+    for &m in checks.iter() {
+        if m == r.main_line[2] || m == a.mv {
+            continue;
+        }
+        p.do_move(m);
+        assert_eq!(ex.defend(&mut p, 9), None, "{m} mates");
+        p.undo_move(m);
+    }
+    assert!(r
+        .human(false)
+        .contains("迂回 (a detour back to the main line, not a flaw) at ply 3: ▲1三龍"));
 }
 
 #[test]
@@ -887,6 +954,7 @@ fn leaving_out_the_early_mates_changes_nothing_else() {
         COOK_MIDDLE,
         LAST_MOVE,
         PROMOTION_CHOICE,
+        DETOUR,
         EQUAL,
         NOMATE,
         USELESS,
@@ -918,6 +986,7 @@ fn leaving_out_the_early_mates_changes_nothing_else() {
             moves(&without.promotion_choices),
             "{sfen}"
         );
+        assert_eq!(moves(&with.detours), moves(&without.detours), "{sfen}");
         assert_eq!(
             moves(&with.equal_variations),
             moves(&without.equal_variations),

@@ -128,6 +128,10 @@ pub struct Report {
     /// 成生非限定: the main line's move with the other choice of promotion mates too (minor;
     /// composers do not count it as 余詰), at any attacker turn.
     pub promotion_choices: Vec<Alternative>,
+    /// 迂回: a check at an attacker turn before the last that mates, but slower than the main
+    /// line and only by coming back to it (every mate after it passes through a position of
+    /// the main line from that turn on). Not a flaw.
+    pub detours: Vec<Alternative>,
     /// 変同: another defence as long as the main line's that also ends with nothing in hand
     /// (minor).
     pub equal_variations: Vec<Alternative>,
@@ -177,6 +181,9 @@ struct Checker {
     /// so the defender's hand is not what the board and the attacker's hand imply elsewhere:
     /// its proofs must not reach the main solver's table, which the bounded search trusts.
     useless_solver: Solver,
+    /// The solver of the detour test ([`Checker::mates_off_the_line`]): its solves avoid the
+    /// main line's positions, so its proofs must not reach the main solver's table either.
+    detour_solver: Solver,
     /// Main lines already worked out, by position key: (line, pieces left in hand at the end).
     lines: HashMap<u64, (Vec<Move>, u32)>,
     /// Whether a defender's drop (by position key and move) is a useless interposition.
@@ -215,6 +222,7 @@ pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String>
         cooks: Vec::new(),
         last_move_alternatives: Vec::new(),
         promotion_choices: Vec::new(),
+        detours: Vec::new(),
         equal_variations: Vec::new(),
         early_mates: Vec::new(),
         refutations: Vec::new(),
@@ -261,6 +269,7 @@ impl Checker {
             attacker,
             solver: Solver::new(32),
             useless_solver: Solver::new(8),
+            detour_solver: Solver::new(8),
             lines: HashMap::new(),
             useless: HashMap::new(),
             early_mates: true,
@@ -330,12 +339,19 @@ impl Checker {
         }
         report.spare = end.hand(self.attacker);
         debug_assert_eq!(report.spare.total(), spare);
+        // The main line's positions, before each ply and at the end, for the detour test.
+        let mut on_line = vec![pos.key()];
+        let mut q = pos.clone();
+        for &m in &line {
+            q.do_move(m);
+            on_line.push(q.key());
+        }
         // Walk the main line and look at every alternative.
         let mut p = pos.clone();
         for (i, &main) in line.iter().enumerate() {
             let left = (line.len() - i) as u16;
             if p.side_to_move() == self.attacker {
-                self.attacker_alternatives(&mut p, main, i + 1, left, report);
+                self.attacker_alternatives(&mut p, main, i + 1, left, &on_line[i..], report);
             } else {
                 self.defender_alternatives(&mut p, main, i + 1, left, spare, report);
             }
@@ -375,6 +391,7 @@ impl Checker {
         main: Move,
         ply: usize,
         left: u16,
+        line_from_here: &[u64],
         report: &mut Report,
     ) {
         let mut checks = MoveList::new();
@@ -416,10 +433,17 @@ impl Checker {
                     }
                 },
             };
+            // A slower mate may only come back to the main line: a detour, not a cook, unless
+            // it also mates with the main line's positions out of reach.
+            let detour = alt.as_ref().is_some_and(|a| a.length.is_none())
+                && !is_promotion_choice(m, main)
+                && self.mates_off_the_line(p, line_from_here) == Some(false);
             p.undo_move(m);
             if let Some(a) = alt {
                 if is_promotion_choice(m, main) {
                     report.promotion_choices.push(a);
+                } else if detour {
+                    report.detours.push(a);
                 } else if left == 1 {
                     report.last_move_alternatives.push(a);
                 } else {
@@ -522,6 +546,53 @@ impl Checker {
         } else {
             Some(first)
         }
+    }
+
+    /// Whether the attacker still mates after his check (defender to move in `p`) when the
+    /// positions `line` (full keys: the main line's, from the turn of the check on) count as
+    /// failures for him: `Some(false)` when some defence leaves him no mate that keeps off
+    /// them (every mate after the check comes back to the main line), `Some(true)` when he
+    /// mates against every defence without them, `None` when unknown.
+    fn mates_off_the_line(&mut self, p: &mut Position, line: &[u64]) -> Option<bool> {
+        if line.contains(&p.key()) {
+            // The check itself lands on a position of the main line.
+            return Some(false);
+        }
+        self.detour_solver.avoid(line);
+        let mut replies = MoveList::new();
+        generate_legal(p, &mut replies);
+        let mut unknown = false;
+        for &r in replies.iter() {
+            if self.aborted {
+                return None;
+            }
+            p.do_move(r);
+            let v = if line.contains(&p.key()) {
+                Verdict::NoMate
+            } else {
+                let left = self.budget.saturating_sub(self.nodes);
+                let v = self.detour_solver.solve(
+                    p,
+                    SolveLimits {
+                        nodes: Some(left.min((self.budget / 10).max(10_000))),
+                        shorten: false,
+                        ..SolveLimits::default()
+                    },
+                );
+                self.nodes += self.detour_solver.nodes();
+                if self.nodes >= self.budget {
+                    self.aborted = true;
+                }
+                v
+            };
+            p.undo_move(r);
+            match v {
+                Verdict::NoMate => return Some(false),
+                Verdict::Unknown => unknown = true,
+                Verdict::Mate(_) => {}
+            }
+        }
+        (!unknown).then_some(true)
     }
 
     /// For 不詰: a refuting defence for each check of the first move.
@@ -955,13 +1026,16 @@ impl Report {
         }
         let section = |s: &mut String, title: &str, alts: &[Alternative]| {
             for a in alts {
-                // A longer mate may only be a detour back into the main line, which composers
-                // do not count: the reader has to judge it.
+                // A slower mate that could not be shown to come back to the main line (the
+                // detour test ran out of nodes) may still be a detour: the reader has to judge.
+                let slower = if title.starts_with("迂回") {
+                    "a slower mate, back through the main line"
+                } else {
+                    "a longer mate, or a detour"
+                };
                 let len = a
                     .length
-                    .map_or("a longer mate, or a detour".to_string(), |n| {
-                        format!("{n} plies to mate")
-                    });
+                    .map_or(slower.to_string(), |n| format!("{n} plies to mate"));
                 s.push_str(&format!(
                     "{title} at ply {}: {} ({len})\n",
                     a.ply,
@@ -972,6 +1046,11 @@ impl Report {
         section(&mut s, "余詰", &self.cooks);
         section(&mut s, "最終手余詰 (minor)", &self.last_move_alternatives);
         section(&mut s, "成生非限定 (minor)", &self.promotion_choices);
+        section(
+            &mut s,
+            "迂回 (a detour back to the main line, not a flaw)",
+            &self.detours,
+        );
         section(&mut s, "変同 (minor)", &self.equal_variations);
         if verbose {
             section(&mut s, "早詰 in a variation", &self.early_mates);
@@ -1013,7 +1092,7 @@ impl Report {
         let mut s = format!(
             "{{\"sfen\":\"{}\",\"verdict\":\"{}\",\"reason\":{},\"length\":{},\"main_line\":{},\
              \"length_at_most\":{},\"solver_line\":{},\"spare\":\"{:?}\",\"cooks\":{},\"last_move_alternatives\":{},\
-             \"promotion_choices\":{},\"equal_variations\":{},\"refutations\":[{}],\"incomplete\":{},\"nodes\":{}",
+             \"promotion_choices\":{},\"detours\":{},\"equal_variations\":{},\"refutations\":[{}],\"incomplete\":{},\"nodes\":{}",
             self.sfen,
             self.status.name(),
             self.reason.as_ref().map_or("null".to_string(), |r| format!(
@@ -1030,6 +1109,7 @@ impl Report {
             alts(&self.cooks),
             alts(&self.last_move_alternatives),
             alts(&self.promotion_choices),
+            alts(&self.detours),
             alts(&self.equal_variations),
             refutations.join(","),
             self.incomplete,
@@ -1052,6 +1132,7 @@ impl Report {
             ("余詰", &self.cooks),
             ("最終手余詰", &self.last_move_alternatives),
             ("成生非限定", &self.promotion_choices),
+            ("迂回 (no flaw)", &self.detours),
             ("変同", &self.equal_variations),
         ] {
             if !alts.is_empty() {

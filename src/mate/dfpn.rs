@@ -14,7 +14,7 @@
 //! the graph-history-interaction problem, and not storing them keeps every stored result true
 //! whatever the path. Proofs never rest on a repetition.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -201,6 +201,9 @@ pub struct Solver {
     /// The board keys after each move of the node being expanded, worked out once for the
     /// prefetches and the lookups both ([`Solver::prefetch_children`]).
     board_keys: Vec<u64>,
+    /// Positions (full keys) the attacker may not pass through: reaching one fails for him, as
+    /// a repetition does (see [`Solver::avoid`]). Empty but for the checker's detour test.
+    avoided: HashSet<u64, BuildHasherDefault<super::KeyHasher>>,
 }
 
 /// How many positions [`Solver::refine`] works out again after a proof, at most
@@ -242,7 +245,22 @@ impl Solver {
             refined: HashMap::default(),
             line_nodes: 0,
             board_keys: Vec::new(),
+            avoided: HashSet::default(),
         }
+    }
+
+    /// Makes the positions with the full keys `keys` failures for the attacker in the solves
+    /// that follow (an empty list lifts it): a mate proven then is one that never passes
+    /// through them. A failure that rests on them counts as resting on the path, so it is
+    /// never stored, and the table keeps only verdicts that hold without the rule. Proofs stored
+    /// meanwhile are real proofs that avoid the set of their time, so a proof read back avoids
+    /// a later set only if that set is no larger: give a solver (a fresh one: proofs stored
+    /// before any set avoid nothing) one set, or sets that only shrink. A proof read for a
+    /// stronger hand than it was found with may still pass through an avoided position (the
+    /// same boards with more in hand): that errs only towards a mate.
+    pub fn avoid(&mut self, keys: &[u64]) {
+        self.avoided.clear();
+        self.avoided.extend(keys.iter().copied());
     }
 
     /// Tells the solver that the positions it is given next have a piece of `kind` taken out
@@ -914,8 +932,10 @@ impl Solver {
         // The full key of the child: its board key (computed once) and its hands'.
         // Looked up once for both uses: boards on the path are rare, children are not.
         let board_on_path = self.path_boards.contains_key(&key);
-        if self.path.contains_key(&(board_key ^ pos.hand_key_after(m)))
+        let full = board_key ^ pos.hand_key_after(m);
+        if self.path.contains_key(&full)
             || (board_on_path && self.inferior_to_path(key, hand))
+            || (!self.avoided.is_empty() && self.avoided.contains(&full))
         {
             c.pn = INF;
             c.dn = 0;
