@@ -205,21 +205,23 @@ fn assert_alternative_mates(sfen: &str, r: &Report, a: &Alternative) {
 /// within `bound` plies (at the last turn: at once).
 fn assert_no_other_mate(sfen: &str, r: &Report, plies: &[usize], bound: u32) {
     let pos = full(sfen);
-    let mut ex = Exhaustive::new();
     for &ply in plies {
         let mut p = before(&pos, &r.main_line, ply);
         let last = ply == r.main_line.len();
-        let mut checks = MoveList::new();
-        generate_checks(&p, &mut checks);
-        for &m in checks.iter() {
-            if m == r.main_line[ply - 1] {
-                continue;
-            }
-            p.do_move(m);
-            let b = if last { 0 } else { bound };
-            assert_eq!(ex.defend(&mut p, b), None, "{sfen}: ply {ply} {m} mates");
-            p.undo_move(m);
-        }
+        let b = if last { 0 } else { bound };
+        assert_no_check_but_mates(&mut p, &[r.main_line[ply - 1]], b);
+    }
+}
+
+/// In `p` (attacker to move) no check but `these` mates within `bound` plies, exhaustively.
+fn assert_no_check_but_mates(p: &mut Position, these: &[Move], bound: u32) {
+    let mut ex = Exhaustive::new();
+    let mut checks = MoveList::new();
+    generate_checks(p, &mut checks);
+    for &m in checks.iter().filter(|m| !these.contains(m)) {
+        p.do_move(m);
+        assert_eq!(ex.defend(p, bound), None, "{m} mates");
+        p.undo_move(m);
     }
 }
 
@@ -330,19 +332,8 @@ fn the_other_choice_of_promotion_is_minor_not_a_cook() {
     let a = &r.promotion_choices[0];
     assert_eq!((a.ply, a.mv.to_string()), (1, "1d2c+".to_string()));
     assert_alternative_mates(PROMOTION_CHOICE, &r, a);
-    // No other first move mates within seven plies, exhaustively: the twin is the only one.
-    let mut p = full(PROMOTION_CHOICE);
-    let mut ex = Exhaustive::new();
-    let mut checks = MoveList::new();
-    generate_checks(&p, &mut checks);
-    for &m in checks.iter() {
-        if m == r.main_line[0] || m == a.mv {
-            continue;
-        }
-        p.do_move(m);
-        assert_eq!(ex.defend(&mut p, 7), None, "{m} mates");
-        p.undo_move(m);
-    }
+    // No other first move mates within seven plies: the twin is the only one.
+    assert_no_check_but_mates(&mut full(PROMOTION_CHOICE), &[r.main_line[0], a.mv], 7);
     assert!(r
         .human(false)
         .contains("成生非限定 (minor) at ply 1: ▲2三銀成"));
@@ -390,17 +381,7 @@ fn a_slower_mate_back_through_the_main_line_is_a_detour_not_a_cook() {
     assert_eq!(Exhaustive::avoiding(&line_keys).defend(&mut p, 11), None);
     p.undo_move(a.mv);
     // No other check at that turn mates within nine plies.
-    let mut ex = Exhaustive::new();
-    let mut checks = MoveList::new();
-    generate_checks(&p, &mut checks);
-    for &m in checks.iter() {
-        if m == r.main_line[2] || m == a.mv {
-            continue;
-        }
-        p.do_move(m);
-        assert_eq!(ex.defend(&mut p, 9), None, "{m} mates");
-        p.undo_move(m);
-    }
+    assert_no_check_but_mates(&mut p, &[r.main_line[2], a.mv], 9);
     assert!(r
         .human(false)
         .contains("迂回 (a detour back to the main line, not a flaw) at ply 3: ▲1三龍"));
