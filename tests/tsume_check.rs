@@ -225,15 +225,22 @@ fn assert_no_check_but_mates(p: &mut Position, these: &[Move], bound: u32) {
     }
 }
 
-#[test]
-fn a_sound_problem_is_sound() {
-    let r = check(SOUND);
+/// Checks `sfen`, which must be sound with the exact main line `line` (USI) of `plies`
+/// plies, nothing in hand and no 余詰, 最終手余詰 or 変同.
+fn check_sound(sfen: &str, plies: u32, line: &str) -> Report {
+    let r = check(sfen);
     assert_eq!(r.status, Status::Sound, "{r:?}");
-    assert_main_line_exact(SOUND, &r, 3);
-    assert_eq!(usi(&r.main_line), "G*8b 9b9c G*8c");
+    assert_main_line_exact(sfen, &r, plies);
+    assert_eq!(usi(&r.main_line), line);
     assert!(r.spare.is_empty());
     assert!(r.cooks.is_empty() && r.last_move_alternatives.is_empty());
     assert!(r.equal_variations.is_empty() && !r.incomplete);
+    r
+}
+
+#[test]
+fn a_sound_problem_is_sound() {
+    let r = check_sound(SOUND, 3, "G*8b 9b9c G*8c");
     assert_no_other_mate(SOUND, &r, &[1, 3], 7);
     // The defender was given every other piece.
     assert_eq!(r.sfen, "9/k8/B8/l8/l8/9/9/9/9 b 2G2rb2g4s4n2l18p 1");
@@ -322,12 +329,7 @@ fn other_mates_at_the_last_move_are_minor() {
 
 #[test]
 fn the_other_choice_of_promotion_is_minor_not_a_cook() {
-    let r = check(PROMOTION_CHOICE);
-    assert_eq!(r.status, Status::Sound, "{r:?}");
-    assert_main_line_exact(PROMOTION_CHOICE, &r, 3);
-    assert_eq!(usi(&r.main_line), "1d2c 1b1c L*1d");
-    assert!(r.cooks.is_empty() && r.last_move_alternatives.is_empty());
-    assert!(r.equal_variations.is_empty() && !r.incomplete);
+    let r = check_sound(PROMOTION_CHOICE, 3, "1d2c 1b1c L*1d");
     assert_eq!(r.promotion_choices.len(), 1, "{:?}", r.promotion_choices);
     let a = &r.promotion_choices[0];
     assert_eq!((a.ply, a.mv.to_string()), (1, "1d2c+".to_string()));
