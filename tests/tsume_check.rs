@@ -28,6 +28,9 @@ const COOK_MIDDLE: &str = "2p1ks3/9/5R3/9/9/9/9/9/9 b GN 1";
 const LAST_MOVE: &str = "9/8k/8N/6n2/6nL1/9/9/9/9 b 2G 1";
 /// 3 plies, ▲2三銀不成; ▲2三銀成 mates as fast (成生非限定, minor), nothing else does.
 const PROMOTION_CHOICE: &str = "9/8k/6+B2/8S/9/9/9/9/9 b L 1";
+/// 3 plies, ▲3三角 △1二玉 ▲2二桂成; the bishop dropped farther on the same diagonal (4四 to
+/// 9九) mates as fast (打ち場所非限定, minor), no other first move does.
+const DROP_CHOICE: &str = "8k/9/5P3/8N/7N1/9/9/9/9 b B 1";
 /// 5 plies (▲2三飛成 △1一玉 ▲3一龍 △2一歩 ▲2二龍, a knight left in hand); at the third ply
 /// ▲1三龍 △2一玉 ▲2三龍 △1一玉 comes back to the main line two plies later (迂回, no flaw).
 const DETOUR: &str = "5+Rnk1/9/8R/9/6G2/9/9/9/9 b - 1";
@@ -347,6 +350,43 @@ fn the_other_choice_of_promotion_is_minor_not_a_cook() {
         "{}",
         r.row()
     );
+}
+
+#[test]
+fn a_drop_farther_on_the_same_line_is_minor_not_a_cook() {
+    // With the hands as given the defender holds nothing, so no drop of his can come between:
+    // the exhaustive search, which counts every interposition, then plays by the same rules
+    // as the checker's convention.
+    let given = Position::from_sfen(DROP_CHOICE).unwrap();
+    let r = check_problem(
+        DROP_CHOICE,
+        &CheckLimits {
+            complete_hand: false,
+            ..limits(3_000_000)
+        },
+    )
+    .unwrap();
+    assert_eq!(r.status, Status::Sound, "{r:?}");
+    assert_eq!(usi(&r.main_line), "B*3c 1a1b 1d2b+");
+    verify_mate_line(&given, &r.main_line).unwrap();
+    assert_eq!(Exhaustive::new().attack(&mut given.clone(), 3), Some(3));
+    assert!(r.cooks.is_empty(), "{:?}", r.cooks);
+    let drops: Vec<String> = r.drop_choices.iter().map(|a| a.mv.to_string()).collect();
+    assert_eq!(drops, ["B*4d", "B*5e", "B*6f", "B*7g", "B*8h", "B*9i"]);
+    assert!(r
+        .human(false)
+        .contains("打ち場所非限定 (minor) at ply 1: ▲4四角"));
+    let mut ex = Exhaustive::new();
+    for a in &r.drop_choices {
+        assert_eq!((a.ply, a.length), (1, Some(3)));
+        verify_mate_line(&given, &a.line).unwrap();
+        let mut p = given.clone();
+        p.do_move(a.mv);
+        assert_eq!(ex.defend(&mut p, 2), Some(2), "{}", a.mv);
+    }
+    let mut only: Vec<Move> = r.drop_choices.iter().map(|a| a.mv).collect();
+    only.push(r.main_line[0]);
+    assert_no_check_but_mates(&mut given.clone(), &only, 7);
 }
 
 #[test]
@@ -937,6 +977,7 @@ fn leaving_out_the_early_mates_changes_nothing_else() {
         COOK_MIDDLE,
         LAST_MOVE,
         PROMOTION_CHOICE,
+        DROP_CHOICE,
         DETOUR,
         EQUAL,
         NOMATE,
@@ -970,6 +1011,11 @@ fn leaving_out_the_early_mates_changes_nothing_else() {
             "{sfen}"
         );
         assert_eq!(moves(&with.detours), moves(&without.detours), "{sfen}");
+        assert_eq!(
+            moves(&with.drop_choices),
+            moves(&without.drop_choices),
+            "{sfen}"
+        );
         assert_eq!(
             moves(&with.equal_variations),
             moves(&without.equal_variations),

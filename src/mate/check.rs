@@ -34,6 +34,7 @@ use std::collections::HashMap;
 
 use super::bounded::{BoundedSearch, Oracle};
 use super::{japanese_line, muda, SolveLimits, Solver, Verdict};
+use crate::attacks;
 use crate::movegen::{generate_checks, generate_legal, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Hand, Move, PieceType};
@@ -128,6 +129,9 @@ pub struct Report {
     /// 成生非限定: the main line's move with the other choice of promotion mates too (minor;
     /// composers do not count it as 余詰), at any attacker turn.
     pub promotion_choices: Vec<Alternative>,
+    /// 打ち場所非限定: the main line's drop of a lance, bishop or rook made nearer or farther on
+    /// the same line to the king mates as fast (minor; composers do not count it as 余詰).
+    pub drop_choices: Vec<Alternative>,
     /// 迂回: a check at an attacker turn before the last that mates, but slower than the main
     /// line and only by coming back to it (every mate after it passes through a position of
     /// the main line from that turn on). Not a flaw.
@@ -222,6 +226,7 @@ pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String>
         cooks: Vec::new(),
         last_move_alternatives: Vec::new(),
         promotion_choices: Vec::new(),
+        drop_choices: Vec::new(),
         detours: Vec::new(),
         equal_variations: Vec::new(),
         early_mates: Vec::new(),
@@ -442,6 +447,8 @@ impl Checker {
             if let Some(a) = alt {
                 if is_promotion_choice(m, main) {
                     report.promotion_choices.push(a);
+                } else if a.length.is_some() && is_drop_choice(p, m, main) {
+                    report.drop_choices.push(a);
                 } else if detour {
                     report.detours.push(a);
                 } else if left == 1 {
@@ -1046,6 +1053,7 @@ impl Report {
         section(&mut s, "余詰", &self.cooks);
         section(&mut s, "最終手余詰 (minor)", &self.last_move_alternatives);
         section(&mut s, "成生非限定 (minor)", &self.promotion_choices);
+        section(&mut s, "打ち場所非限定 (minor)", &self.drop_choices);
         section(
             &mut s,
             "迂回 (a detour back to the main line, not a flaw)",
@@ -1092,7 +1100,7 @@ impl Report {
         let mut s = format!(
             "{{\"sfen\":\"{}\",\"verdict\":\"{}\",\"reason\":{},\"length\":{},\"main_line\":{},\
              \"length_at_most\":{},\"solver_line\":{},\"spare\":\"{:?}\",\"cooks\":{},\"last_move_alternatives\":{},\
-             \"promotion_choices\":{},\"detours\":{},\"equal_variations\":{},\"refutations\":[{}],\"incomplete\":{},\"nodes\":{}",
+             \"promotion_choices\":{},\"drop_choices\":{},\"detours\":{},\"equal_variations\":{},\"refutations\":[{}],\"incomplete\":{},\"nodes\":{}",
             self.sfen,
             self.status.name(),
             self.reason.as_ref().map_or("null".to_string(), |r| format!(
@@ -1109,6 +1117,7 @@ impl Report {
             alts(&self.cooks),
             alts(&self.last_move_alternatives),
             alts(&self.promotion_choices),
+            alts(&self.drop_choices),
             alts(&self.detours),
             alts(&self.equal_variations),
             refutations.join(","),
@@ -1132,6 +1141,7 @@ impl Report {
             ("余詰", &self.cooks),
             ("最終手余詰", &self.last_move_alternatives),
             ("成生非限定", &self.promotion_choices),
+            ("打ち場所非限定", &self.drop_choices),
             ("迂回 (no flaw)", &self.detours),
             ("変同", &self.equal_variations),
         ] {
@@ -1168,6 +1178,29 @@ fn is_promotion_choice(m: Move, main: Move) -> bool {
         && m.from() == main.from()
         && m.to() == main.to()
         && m.is_promotion() != main.is_promotion()
+}
+
+/// Whether the check `m` in `pos` is the check `main` with a lance, bishop or rook dropped at
+/// another distance on the same side of the same line to the defender's king (打ち場所の非限定).
+fn is_drop_choice(pos: &Position, m: Move, main: Move) -> bool {
+    if !m.is_drop() || !main.is_drop() || m.dropped() != main.dropped() || m == main {
+        return false;
+    }
+    if !matches!(
+        m.dropped(),
+        PieceType::Lance | PieceType::Bishop | PieceType::Rook
+    ) {
+        return false;
+    }
+    let Some(king) = pos.king_square(!pos.side_to_move()) else {
+        return false;
+    };
+    let (near, far) = if attacks::between(king, m.to()).contains(main.to()) {
+        (main.to(), m.to())
+    } else {
+        (m.to(), main.to())
+    };
+    attacks::between(king, far).contains(near)
 }
 
 fn usi(line: &[Move]) -> String {
