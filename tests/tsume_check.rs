@@ -31,6 +31,9 @@ const PROMOTION_CHOICE: &str = "9/8k/6+B2/8S/9/9/9/9/9 b L 1";
 /// 3 plies, ▲3三角 △1二玉 ▲2二桂成; the bishop dropped farther on the same diagonal (4四 to
 /// 9九) mates as fast (打ち場所非限定, minor), no other first move does.
 const DROP_CHOICE: &str = "8k/9/5P3/8N/7N1/9/9/9/9 b B 1";
+/// 5 plies, ▲2二銀 △3二玉 ▲3三銀成 △3一玉 ▲2二金; ▲4二銀 △3二玉 ▲3三銀成 reaches the same
+/// position (手順前後, minor), and no mate after it keeps off the main line.
+const TRANSPOSITION: &str = "4+B1k2/8G/8P/9/9/9/9/9/9 b S 1";
 /// 5 plies (▲2三飛成 △1一玉 ▲3一龍 △2一歩 ▲2二龍, a knight left in hand); at the third ply
 /// ▲1三龍 △2一玉 ▲2三龍 △1一玉 comes back to the main line two plies later (迂回, no flaw).
 const DETOUR: &str = "5+Rnk1/9/8R/9/6G2/9/9/9/9 b - 1";
@@ -216,6 +219,22 @@ fn assert_no_other_mate(sfen: &str, r: &Report, plies: &[usize], bound: u32) {
     }
 }
 
+/// Where each alternative stands: its ply and its move.
+fn plies_and_moves(alts: &[Alternative]) -> Vec<(usize, String)> {
+    alts.iter().map(|a| (a.ply, a.mv.to_string())).collect()
+}
+
+/// The keys of the positions along `line` from `p`: `p`'s, then after each move.
+fn keys_along(p: &Position, line: &[Move]) -> Vec<u64> {
+    let mut q = p.clone();
+    let mut keys = vec![q.key()];
+    for &m in line {
+        q.do_move(m);
+        keys.push(q.key());
+    }
+    keys
+}
+
 /// In `p` (attacker to move) no check but `these` mates within `bound` plies, exhaustively.
 fn assert_no_check_but_mates(p: &mut Position, these: &[Move], bound: u32) {
     let mut ex = Exhaustive::new();
@@ -390,6 +409,30 @@ fn a_drop_farther_on_the_same_line_is_minor_not_a_cook() {
 }
 
 #[test]
+fn the_main_line_reached_another_way_as_fast_is_minor_not_a_cook() {
+    let r = check(TRANSPOSITION);
+    assert_eq!(r.status, Status::Sound, "{r:?}");
+    assert_main_line_exact(TRANSPOSITION, &r, 5);
+    assert_eq!(usi(&r.main_line), "S*2b 3a3b 2b3c+ 3b3a 1b2b");
+    // Sound but for the minor flaws: three other mates at the last move, and this one.
+    assert!(r.cooks.is_empty() && r.detours.is_empty(), "{r:?}");
+    assert_eq!(r.last_move_alternatives.len(), 3);
+    assert_eq!(
+        plies_and_moves(&r.transpositions),
+        [(1, "S*4b".to_string())]
+    );
+    let a = &r.transpositions[0];
+    assert_alternative_mates(TRANSPOSITION, &r, a);
+    let mut p = full(TRANSPOSITION);
+    let line_keys = keys_along(&p, &r.main_line);
+    p.do_move(a.mv);
+    assert_eq!(Exhaustive::avoiding(&line_keys).defend(&mut p, 11), None);
+    p.undo_move(a.mv);
+    assert_no_check_but_mates(&mut p, &[r.main_line[0], a.mv], 7);
+    assert!(r.human(false).contains("手順前後 (minor"));
+}
+
+#[test]
 fn a_slower_mate_back_through_the_main_line_is_a_detour_not_a_cook() {
     let r = check(DETOUR);
     assert_main_line_exact(DETOUR, &r, 5);
@@ -398,23 +441,12 @@ fn a_slower_mate_back_through_the_main_line_is_a_detour_not_a_cook() {
     assert_eq!(r.status, Status::Flawed);
     assert_eq!(format!("{:?}", r.spare), "N");
     assert!(r.cooks.is_empty(), "{:?}", r.cooks);
-    let detours: Vec<(usize, String)> = r
-        .detours
-        .iter()
-        .map(|a| (a.ply, a.mv.to_string()))
-        .collect();
-    assert_eq!(detours, [(3, "2c1c".to_string())]);
+    assert_eq!(plies_and_moves(&r.detours), [(3, "2c1c".to_string())]);
     let a = &r.detours[0];
-    let pos = full(DETOUR);
-    let mut p = before(&pos, &r.main_line, 3);
+    let mut p = before(&full(DETOUR), &r.main_line, 3);
     verify_mate_line(&p, &a.line).unwrap();
     // The main line's positions from the third ply on.
-    let mut line_keys = vec![p.key()];
-    let mut q = p.clone();
-    for &m in &r.main_line[2..] {
-        q.do_move(m);
-        line_keys.push(q.key());
-    }
+    let line_keys = keys_along(&p, &r.main_line[2..]);
     p.do_move(a.mv);
     // It mates, but not within the three plies the main line has left...
     assert_eq!(Exhaustive::new().defend(&mut p, 2), None);
@@ -979,6 +1011,7 @@ fn leaving_out_the_early_mates_changes_nothing_else() {
         PROMOTION_CHOICE,
         DROP_CHOICE,
         DETOUR,
+        TRANSPOSITION,
         EQUAL,
         NOMATE,
         USELESS,
@@ -999,27 +1032,19 @@ fn leaving_out_the_early_mates_changes_nothing_else() {
         let moves = |alts: &[Alternative]| -> Vec<(usize, Move)> {
             alts.iter().map(|a| (a.ply, a.mv)).collect()
         };
-        assert_eq!(moves(&with.cooks), moves(&without.cooks), "{sfen}");
-        assert_eq!(
-            moves(&with.last_move_alternatives),
-            moves(&without.last_move_alternatives),
-            "{sfen}"
-        );
-        assert_eq!(
-            moves(&with.promotion_choices),
-            moves(&without.promotion_choices),
-            "{sfen}"
-        );
-        assert_eq!(moves(&with.detours), moves(&without.detours), "{sfen}");
-        assert_eq!(
-            moves(&with.drop_choices),
-            moves(&without.drop_choices),
-            "{sfen}"
-        );
-        assert_eq!(
-            moves(&with.equal_variations),
-            moves(&without.equal_variations),
-            "{sfen}"
-        );
+        for (with, without) in [
+            (&with.cooks, &without.cooks),
+            (
+                &with.last_move_alternatives,
+                &without.last_move_alternatives,
+            ),
+            (&with.promotion_choices, &without.promotion_choices),
+            (&with.drop_choices, &without.drop_choices),
+            (&with.detours, &without.detours),
+            (&with.transpositions, &without.transpositions),
+            (&with.equal_variations, &without.equal_variations),
+        ] {
+            assert_eq!(moves(with), moves(without), "{sfen}");
+        }
     }
 }

@@ -136,6 +136,10 @@ pub struct Report {
     /// line and only by coming back to it (every mate after it passes through a position of
     /// the main line from that turn on). Not a flaw.
     pub detours: Vec<Alternative>,
+    /// 手順前後: a check at an attacker turn before the last that mates as fast as the main line
+    /// but only by reaching it in another order (every mate after it passes through a position
+    /// of the main line from that turn on). Minor.
+    pub transpositions: Vec<Alternative>,
     /// 変同: another defence as long as the main line's that also ends with nothing in hand
     /// (minor).
     pub equal_variations: Vec<Alternative>,
@@ -228,6 +232,7 @@ pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String>
         promotion_choices: Vec::new(),
         drop_choices: Vec::new(),
         detours: Vec::new(),
+        transpositions: Vec::new(),
         equal_variations: Vec::new(),
         early_mates: Vec::new(),
         refutations: Vec::new(),
@@ -405,6 +410,10 @@ impl Checker {
             if m == main || self.aborted {
                 continue;
             }
+            // The same move but for promotion, or the same drop at another distance: minor
+            // when it mates (the drop only as fast), whatever its line.
+            let twin = is_promotion_choice(m, main);
+            let drop_choice = is_drop_choice(p, m, main);
             p.do_move(m);
             self.after_check_of_exact(p, left);
             let fast = self.and_value(p, left - 1);
@@ -438,19 +447,24 @@ impl Checker {
                     }
                 },
             };
-            // A slower mate may only come back to the main line: a detour, not a cook, unless
-            // it also mates with the main line's positions out of reach.
-            let detour = alt.as_ref().is_some_and(|a| a.length.is_none())
-                && !is_promotion_choice(m, main)
+            // A mate that only comes back to the main line is a detour (slower) or the main
+            // line in another order (as fast), not a cook, unless it also mates with the main
+            // line's positions out of reach.
+            let minor = twin || (drop_choice && alt.as_ref().is_some_and(|a| a.length.is_some()));
+            let rejoins = left > 1
+                && alt.is_some()
+                && !minor
                 && self.mates_off_the_line(p, line_from_here) == Some(false);
             p.undo_move(m);
             if let Some(a) = alt {
-                if is_promotion_choice(m, main) {
+                if twin {
                     report.promotion_choices.push(a);
-                } else if a.length.is_some() && is_drop_choice(p, m, main) {
+                } else if drop_choice && a.length.is_some() {
                     report.drop_choices.push(a);
-                } else if detour {
+                } else if rejoins && a.length.is_none() {
                     report.detours.push(a);
+                } else if rejoins {
+                    report.transpositions.push(a);
                 } else if left == 1 {
                     report.last_move_alternatives.push(a);
                 } else {
@@ -1059,6 +1073,11 @@ impl Report {
             "迂回 (a detour back to the main line, not a flaw)",
             &self.detours,
         );
+        section(
+            &mut s,
+            "手順前後 (minor: the main line reached another way, as fast)",
+            &self.transpositions,
+        );
         section(&mut s, "変同 (minor)", &self.equal_variations);
         if verbose {
             section(&mut s, "早詰 in a variation", &self.early_mates);
@@ -1100,7 +1119,7 @@ impl Report {
         let mut s = format!(
             "{{\"sfen\":\"{}\",\"verdict\":\"{}\",\"reason\":{},\"length\":{},\"main_line\":{},\
              \"length_at_most\":{},\"solver_line\":{},\"spare\":\"{:?}\",\"cooks\":{},\"last_move_alternatives\":{},\
-             \"promotion_choices\":{},\"drop_choices\":{},\"detours\":{},\"equal_variations\":{},\"refutations\":[{}],\"incomplete\":{},\"nodes\":{}",
+             \"promotion_choices\":{},\"drop_choices\":{},\"detours\":{},\"transpositions\":{},\"equal_variations\":{},\"refutations\":[{}],\"incomplete\":{},\"nodes\":{}",
             self.sfen,
             self.status.name(),
             self.reason.as_ref().map_or("null".to_string(), |r| format!(
@@ -1119,6 +1138,7 @@ impl Report {
             alts(&self.promotion_choices),
             alts(&self.drop_choices),
             alts(&self.detours),
+            alts(&self.transpositions),
             alts(&self.equal_variations),
             refutations.join(","),
             self.incomplete,
@@ -1143,6 +1163,7 @@ impl Report {
             ("成生非限定", &self.promotion_choices),
             ("打ち場所非限定", &self.drop_choices),
             ("迂回 (no flaw)", &self.detours),
+            ("手順前後", &self.transpositions),
             ("変同", &self.equal_variations),
         ] {
             if !alts.is_empty() {
