@@ -459,9 +459,9 @@ fn go_mate_answers_checkmate_nomate_timeout_and_stop() {
         e.expect("checkmate", 60_000).last().unwrap(),
         "checkmate nomate"
     );
-    // 将棋無双 No. 6 needs more than 30 million nodes to its first proof, over a minute at the
-    // solver's speed on a fast machine: far beyond a fifth of a second on any machine, so the
-    // time limit and `stop` must both end the solve (No. 1, used before, is solved within 10 s
+    // 将棋無双 No. 6 as transcribed has no mate, and the solver needs 140 million nodes, over
+    // three minutes on a fast machine, to show it: far beyond a fifth of a second on any
+    // machine, so the time limit and `stop` must both end the solve (No. 1, used before, is solved within 10 s
     // now, which left a margin of only 50 against a faster solver or machine). The bounds are
     // `expect`'s: generous, so a loaded machine does not fail them.
     let hard = "l6+P1/g1B2kS2/1p1N1B3/1P7/4N4/1S7/9/5+r3/6+R2 b L2P3g2s2n2l13p 1";

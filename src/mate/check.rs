@@ -189,7 +189,7 @@ struct Checker {
     /// so the defender's hand is not what the board and the attacker's hand imply elsewhere:
     /// its proofs must not reach the main solver's table, which the bounded search trusts.
     useless_solver: Solver,
-    /// The solver of the detour test ([`Checker::mates_off_the_line`]): its solves avoid the
+    /// The solver of the detour test ([`Checker::mates_at_all`]): its solves avoid the
     /// main line's positions, so its proofs must not reach the main solver's table either.
     detour_solver: Solver,
     /// Main lines already worked out, by position key: (line, pieces left in hand at the end).
@@ -343,19 +343,15 @@ impl Checker {
             return;
         };
         report.main_line = line.clone();
+        // The main line's positions, before each ply and at the end, for the detour test.
         let mut end = pos.clone();
+        let mut on_line = vec![end.key()];
         for &m in &line {
             end.do_move(m);
+            on_line.push(end.key());
         }
         report.spare = end.hand(self.attacker);
         debug_assert_eq!(report.spare.total(), spare);
-        // The main line's positions, before each ply and at the end, for the detour test.
-        let mut on_line = vec![pos.key()];
-        let mut q = pos.clone();
-        for &m in &line {
-            q.do_move(m);
-            on_line.push(q.key());
-        }
         // Walk the main line and look at every alternative.
         let mut p = pos.clone();
         for (i, &main) in line.iter().enumerate() {
@@ -429,7 +425,7 @@ impl Checker {
                 }),
                 // At the last turn only a mate at once counts as an alternative.
                 None if left == 1 => None,
-                None => match self.mates_at_all(p) {
+                None => match self.mates_at_all(p, &[]) {
                     Some(Some(sub)) => {
                         let mut line = vec![m];
                         line.extend(sub);
@@ -454,7 +450,7 @@ impl Checker {
             let rejoins = left > 1
                 && alt.is_some()
                 && !minor
-                && self.mates_off_the_line(p, line_from_here) == Some(false);
+                && self.mates_at_all(p, line_from_here) == Some(None);
             p.undo_move(m);
             if let Some(a) = alt {
                 if twin {
@@ -531,10 +527,22 @@ impl Checker {
     /// Whether the attacker mates after his check (defender to move in `p`) at any length, by
     /// the df-pn solver on each defence: `Some(Some(line))` with a mating line against the first
     /// defence, `Some(None)` when a defence refutes it, `None` when unknown.
-    fn mates_at_all(&mut self, p: &mut Position) -> Option<Option<Vec<Move>>> {
-        if self.bounded.never_mates(p) || self.solver.known(p) == Some(None) {
-            // Already refuted, at every length.
+    ///
+    /// With `avoid` (full keys, for the detour test: the main line's positions from the turn of
+    /// the check on) only mates that never pass through those positions count, and the solves
+    /// are the detour solver's: `Some(None)` then says that every mate after the check comes
+    /// back to the main line.
+    fn mates_at_all(&mut self, p: &mut Position, avoid: &[u64]) -> Option<Option<Vec<Move>>> {
+        if self.bounded.never_mates(p)
+            || self.solver.known(p) == Some(None)
+            || avoid.contains(&p.key())
+        {
+            // Already refuted, at every length, or the check lands on the main line.
             return Some(None);
+        }
+        let off_the_line = !avoid.is_empty();
+        if off_the_line {
+            self.detour_solver.avoid(avoid);
         }
         let mut replies = MoveList::new();
         generate_legal(p, &mut replies);
@@ -545,7 +553,11 @@ impl Checker {
         let mut unknown = false;
         for &r in replies.iter() {
             p.do_move(r);
-            let v = self.solve_within(p, Some((self.budget / 10).max(10_000)));
+            let v = if avoid.contains(&p.key()) {
+                Verdict::NoMate
+            } else {
+                self.solve_within(p, Some((self.budget / 10).max(10_000)), off_the_line)
+            };
             p.undo_move(r);
             match v {
                 Verdict::NoMate => return Some(None),
@@ -569,53 +581,6 @@ impl Checker {
         }
     }
 
-    /// Whether the attacker still mates after his check (defender to move in `p`) when the
-    /// positions `line` (full keys: the main line's, from the turn of the check on) count as
-    /// failures for him: `Some(false)` when some defence leaves him no mate that keeps off
-    /// them (every mate after the check comes back to the main line), `Some(true)` when he
-    /// mates against every defence without them, `None` when unknown.
-    fn mates_off_the_line(&mut self, p: &mut Position, line: &[u64]) -> Option<bool> {
-        if line.contains(&p.key()) {
-            // The check itself lands on a position of the main line.
-            return Some(false);
-        }
-        self.detour_solver.avoid(line);
-        let mut replies = MoveList::new();
-        generate_legal(p, &mut replies);
-        let mut unknown = false;
-        for &r in replies.iter() {
-            if self.aborted {
-                return None;
-            }
-            p.do_move(r);
-            let v = if line.contains(&p.key()) {
-                Verdict::NoMate
-            } else {
-                let left = self.budget.saturating_sub(self.nodes);
-                let v = self.detour_solver.solve(
-                    p,
-                    SolveLimits {
-                        nodes: Some(left.min((self.budget / 10).max(10_000))),
-                        shorten: false,
-                        ..SolveLimits::default()
-                    },
-                );
-                self.nodes += self.detour_solver.nodes();
-                if self.nodes >= self.budget {
-                    self.aborted = true;
-                }
-                v
-            };
-            p.undo_move(r);
-            match v {
-                Verdict::NoMate => return Some(false),
-                Verdict::Unknown => unknown = true,
-                Verdict::Mate(_) => {}
-            }
-        }
-        (!unknown).then_some(true)
-    }
-
     /// For 不詰: a refuting defence for each check of the first move.
     fn refute(&mut self, pos: &mut Position, report: &mut Report) {
         let mut checks = MoveList::new();
@@ -633,7 +598,7 @@ impl Checker {
                     break;
                 }
                 pos.do_move(r);
-                let v = self.solve_within(pos, self.share());
+                let v = self.solve_within(pos, self.share(), false);
                 pos.undo_move(r);
                 if v == Verdict::NoMate {
                     refutation = Some(r);
@@ -648,14 +613,25 @@ impl Checker {
     /// A df-pn solve of `pos` (attacker to move) within what is left of the budget, and
     /// within `cap` nodes when given (so that one hard sub-position cannot eat the budget
     /// the others need). Only the verdict is used, so the solver does not look for shorter
-    /// mates: the exhaustive search gives the lengths.
-    fn solve_within(&mut self, pos: &mut Position, cap: Option<u64>) -> Verdict {
+    /// mates: the exhaustive search gives the lengths. `off_the_line` asks the detour solver
+    /// (see [`Checker::mates_at_all`]).
+    fn solve_within(
+        &mut self,
+        pos: &mut Position,
+        cap: Option<u64>,
+        off_the_line: bool,
+    ) -> Verdict {
         let left = self.budget.saturating_sub(self.nodes);
         if left == 0 {
             self.aborted = true;
             return Verdict::Unknown;
         }
-        let v = self.solver.solve(
+        let solver = if off_the_line {
+            &mut self.detour_solver
+        } else {
+            &mut self.solver
+        };
+        let v = solver.solve(
             pos,
             SolveLimits {
                 nodes: Some(cap.map_or(left, |c| c.min(left))),
@@ -663,7 +639,7 @@ impl Checker {
                 ..SolveLimits::default()
             },
         );
-        self.nodes += self.solver.nodes();
+        self.nodes += solver.nodes();
         v
     }
 
@@ -1322,7 +1298,7 @@ mod tests {
             let mut c = Checker::new(root.side_to_move(), u64::MAX);
             if solved {
                 assert!(matches!(
-                    c.solve_within(&mut root.clone(), None),
+                    c.solve_within(&mut root.clone(), None, false),
                     Verdict::Mate(_)
                 ));
             }

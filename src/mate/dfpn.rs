@@ -14,7 +14,7 @@
 //! the graph-history-interaction problem, and not storing them keeps every stored result true
 //! whatever the path. Proofs never rest on a repetition.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -201,9 +201,10 @@ pub struct Solver {
     /// The board keys after each move of the node being expanded, worked out once for the
     /// prefetches and the lookups both ([`Solver::prefetch_children`]).
     board_keys: Vec<u64>,
-    /// Positions (full keys) the attacker may not pass through: reaching one fails for him, as
-    /// a repetition does (see [`Solver::avoid`]). Empty but for the checker's detour test.
-    avoided: HashSet<u64, BuildHasherDefault<super::KeyHasher>>,
+    /// Positions (full keys) the attacker may not pass through, put on the path at the start of
+    /// every search so that reaching one is a repetition (see [`Solver::avoid`]). Empty but for
+    /// the checker's detour test.
+    avoided: Vec<u64>,
 }
 
 /// How many positions [`Solver::refine`] works out again after a proof, at most
@@ -245,14 +246,15 @@ impl Solver {
             refined: HashMap::default(),
             line_nodes: 0,
             board_keys: Vec::new(),
-            avoided: HashSet::default(),
+            avoided: Vec::new(),
         }
     }
 
     /// Makes the positions with the full keys `keys` failures for the attacker in the solves
     /// that follow (an empty list lifts it): a mate proven then is one that never passes
-    /// through them. A failure that rests on them counts as resting on the path, so it is
-    /// never stored, and the table keeps only verdicts that hold without the rule. Proofs stored
+    /// through them. They stand on the path from the root, so reaching one is a repetition: a
+    /// failure that rests on them is never stored, and the table keeps only verdicts that hold
+    /// without the rule. Proofs stored
     /// meanwhile are real proofs that avoid the set of their time, so a proof read back avoids
     /// a later set only if that set is no larger: give a solver (a fresh one: proofs stored
     /// before any set avoid nothing) one set, or sets that only shrink. A proof read for a
@@ -260,7 +262,7 @@ impl Solver {
     /// same boards with more in hand): that errs only towards a mate.
     pub fn avoid(&mut self, keys: &[u64]) {
         self.avoided.clear();
-        self.avoided.extend(keys.iter().copied());
+        self.avoided.extend_from_slice(keys);
     }
 
     /// Tells the solver that the positions it is given next have a piece of `kind` taken out
@@ -425,6 +427,9 @@ impl Solver {
         self.frames.clear();
         self.path_boards.clear();
         self.path.insert(pos.key(), 1);
+        for &key in &self.avoided {
+            count_in(&mut self.path, key);
+        }
         let root = loop {
             let r = self.visit(pos, INF, INF, 0);
             if r.pn == 0 || r.dn == 0 || self.aborted {
@@ -932,10 +937,8 @@ impl Solver {
         // The full key of the child: its board key (computed once) and its hands'.
         // Looked up once for both uses: boards on the path are rare, children are not.
         let board_on_path = self.path_boards.contains_key(&key);
-        let full = board_key ^ pos.hand_key_after(m);
-        if self.path.contains_key(&full)
+        if self.path.contains_key(&(board_key ^ pos.hand_key_after(m)))
             || (board_on_path && self.inferior_to_path(key, hand))
-            || (!self.avoided.is_empty() && self.avoided.contains(&full))
         {
             c.pn = INF;
             c.dn = 0;
