@@ -966,6 +966,10 @@ impl Oracle for Checker {
     fn known(&mut self, pos: &Position) -> Option<Option<u16>> {
         self.solver.known(pos)
     }
+
+    fn prefetch_after(&mut self, pos: &Position, m: Move) {
+        self.solver.prefetch_after(pos, m);
+    }
 }
 
 impl Report {

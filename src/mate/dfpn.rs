@@ -311,6 +311,12 @@ impl Solver {
         }
     }
 
+    /// Starts loading the table's entries for the position after `m` in `pos`, for a
+    /// [`Solver::known`] of it that follows.
+    pub(super) fn prefetch_after(&self, pos: &Position, m: Move) {
+        self.table.prefetch(self.salted(pos.board_key_after(m)));
+    }
+
     /// Forgets every stored result.
     pub fn clear(&mut self) {
         self.table.clear();
