@@ -365,9 +365,12 @@ fn the_batch_mode_reports_every_row_and_a_summary() {
 /// defence. Under the tsume convention the longest defence is △7一玉 (or △7二玉): five plies.
 const USELESS: &str = "3k5/9/1l2S4/8n/2P6/1R7/9/9/9 b SPgp 1";
 /// ▲6一飛成 checks along the first rank; the king cannot move. Drops on 5一, 4一 and 3一 are
-/// useless, a drop on 2一, next to the king, is not: 6i6a+ L*2a 3c2a+ (three plies, where a
-/// line that counts the useless drops is longer and one that drops the one on 2一 too is one).
+/// useless, and so is one on 2一, next to the king, which the knight on 3三 covers: ▲同龍 mates
+/// as before. The check is the mate (a line counting the drops is three plies or more).
 const NEXT_TO_THE_KING: &str = "8k/7pp/6N2/9/9/9/9/9/3R5 b gl 1";
+/// The same check with nothing of the attacker's but the dragon on 2一's side: the king would
+/// take back, so △2一桂 is a defence: 6i6a+ N*2a L*1c.
+const NEXT_TO_THE_KING_UNCOVERED: &str = "8k/7p1/9/7N1/9/9/9/9/3R5 b Ln 1";
 
 fn tsume_solve(sfen: &str, tsume_line: bool) -> Vec<Move> {
     let mut pos = common::pos(sfen);
@@ -404,12 +407,18 @@ fn the_tsume_line_leaves_out_useless_interpositions() {
 }
 
 #[test]
-fn an_interposition_next_to_the_king_still_counts() {
+fn an_interposition_next_to_the_king_counts_only_where_the_king_could_take_back() {
+    let usi = |line: &[Move]| line.iter().map(|m| m.to_string()).collect::<Vec<_>>();
     let line = tsume_solve(NEXT_TO_THE_KING, true);
-    let usi: Vec<String> = line.iter().map(|m| m.to_string()).collect();
-    assert_eq!(usi.len(), 3, "{usi:?}");
-    assert_eq!(usi[1], "L*2a", "{usi:?}");
-    check_line(NEXT_TO_THE_KING, &line);
+    assert_eq!(usi(&line), ["6i6a+"]);
+    assert!(hayate::mate::verify_tsume_line(&common::pos(NEXT_TO_THE_KING), &line).is_ok());
+    // Counting every drop, the real distance is longer.
+    let real = tsume_solve(NEXT_TO_THE_KING, false);
+    assert!(real.len() >= 3, "{:?}", usi(&real));
+
+    let line = tsume_solve(NEXT_TO_THE_KING_UNCOVERED, true);
+    assert_eq!(usi(&line), ["6i6a+", "N*2a", "L*1c"]);
+    check_line(NEXT_TO_THE_KING_UNCOVERED, &line);
 }
 
 #[test]

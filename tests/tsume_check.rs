@@ -8,8 +8,8 @@ use std::collections::{HashMap, HashSet};
 use std::process::Command;
 
 use hayate::mate::{
-    check_problem, verify_mate_line, with_defender_holding_the_rest, Alternative, CheckLimits,
-    Report, SolveLimits, Solver, Status, Verdict,
+    check_problem, verify_mate_line, verify_tsume_line, with_defender_holding_the_rest,
+    Alternative, CheckLimits, Report, SolveLimits, Solver, Status, Verdict,
 };
 use hayate::movegen::{generate_checks, generate_legal, MoveList};
 use hayate::types::Move;
@@ -34,9 +34,11 @@ const DROP_CHOICE: &str = "8k/9/5P3/8N/7N1/9/9/9/9 b B 1";
 /// 5 plies, ▲2二銀 △3二玉 ▲3三銀成 △3一玉 ▲2二金; ▲4二銀 △3二玉 ▲3三銀成 reaches the same
 /// position (手順前後, minor), and no mate after it keeps off the main line.
 const TRANSPOSITION: &str = "4+B1k2/8G/8P/9/9/9/9/9/9 b S 1";
-/// 5 plies (▲2三飛成 △1一玉 ▲3一龍 △2一歩 ▲2二龍, a knight left in hand); at the third ply
-/// ▲1三龍 △2一玉 ▲2三龍 △1一玉 comes back to the main line two plies later (迂回, no flaw).
-const DETOUR: &str = "5+Rnk1/9/8R/9/6G2/9/9/9/9 b - 1";
+/// With the hands as given: 3 plies (▲3三香 △2一玉 ▲1二金), flawed by three 余詰 at the first
+/// move; the first move ▲3一金 mates too, more slowly, and every mate after it passes through
+/// the main line (迂回, no flaw). Found by a random search over small positions; the earlier example lost its detour
+/// when drops next to the king that the attacker covers became useless interpositions.
+const DETOUR: &str = "7G1/6k2/9/6+BpG/4g2S1/9/9/9/9 b LG 1";
 /// 3 plies, sound but for a second defence as long, also ending with nothing in hand (変同).
 const EQUAL: &str = "p8/k8/9/S8/9/9/9/9/9 b GN 1";
 /// No mate: a lone gold.
@@ -434,31 +436,43 @@ fn the_main_line_reached_another_way_as_fast_is_minor_not_a_cook() {
 
 #[test]
 fn a_slower_mate_back_through_the_main_line_is_a_detour_not_a_cook() {
-    let r = check(DETOUR);
-    assert_main_line_exact(DETOUR, &r, 5);
-    assert_eq!(usi(&r.main_line), "1c2c+ 2a1a 4a3a P*2a 2c2b");
-    // Flawed by the knight left in hand only.
-    assert_eq!(r.status, Status::Flawed);
-    assert_eq!(format!("{:?}", r.spare), "N");
-    assert!(r.cooks.is_empty(), "{:?}", r.cooks);
-    assert_eq!(plies_and_moves(&r.detours), [(3, "2c1c".to_string())]);
+    // With the hands as given the defender holds nothing, so the exhaustive search, which
+    // counts every interposition, plays by the checker's rules.
+    let given = Position::from_sfen(DETOUR).unwrap();
+    let r = check_problem(
+        DETOUR,
+        &CheckLimits {
+            complete_hand: false,
+            ..limits(3_000_000)
+        },
+    )
+    .unwrap();
+    assert_eq!(Exhaustive::new().attack(&mut given.clone(), 3), Some(3));
+    assert_eq!(usi(&r.main_line), "L*3c 3b2a G*1b");
+    assert!(r.spare.is_empty());
+    assert_eq!(plies_and_moves(&r.detours), [(1, "2a3a".to_string())]);
+    assert!(r.cooks.iter().all(|c| c.mv != r.detours[0].mv));
     let a = &r.detours[0];
-    let mut p = before(&full(DETOUR), &r.main_line, 3);
+    let mut p = given.clone();
+    verify_mate_line(&p, &r.main_line).unwrap();
     verify_mate_line(&p, &a.line).unwrap();
-    // The main line's positions from the third ply on.
-    let line_keys = keys_along(&p, &r.main_line[2..]);
+    // The main line's positions.
+    let line_keys = keys_along(&p, &r.main_line);
     p.do_move(a.mv);
-    // It mates, but not within the three plies the main line has left...
+    // It mates, but not within the two plies the main line has left after its first move...
     assert_eq!(Exhaustive::new().defend(&mut p, 2), None);
     assert!(Exhaustive::new().defend(&mut p, 10).is_some());
     // ...and no mate after it keeps off the main line (exhaustively, within 11 plies).
     assert_eq!(Exhaustive::avoiding(&line_keys).defend(&mut p, 11), None);
     p.undo_move(a.mv);
-    // No other check at that turn mates within nine plies.
-    assert_no_check_but_mates(&mut p, &[r.main_line[2], a.mv], 9);
+    // No check at that turn mates within nine plies but the main line's, the detour and the
+    // 余詰 reported.
+    let mut reported = vec![r.main_line[0], a.mv];
+    reported.extend(r.cooks.iter().filter(|c| c.ply == 1).map(|c| c.mv));
+    assert_no_check_but_mates(&mut p, &reported, 9);
     assert!(r
         .human(false)
-        .contains("迂回 (a detour back to the main line, not a flaw) at ply 3: ▲1三龍"));
+        .contains("迂回 (a detour back to the main line, not a flaw) at ply 1: ▲3一金"));
 }
 
 #[test]
@@ -838,6 +852,8 @@ fn random_double_kings() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(16);
     let mut solver = Solver::new(16);
     let (mut tried, mut mates, mut counter_checks) = (0, 0, 0);
+    // Checker lengths equal to the exhaustive ones.
+    let mut same_length = 0;
     while tried < 300 {
         let Some(mut pos) = random_double_king(&mut rng) else {
             continue;
@@ -887,12 +903,17 @@ fn random_double_kings() {
             };
             let r = check_problem(&sfen, &limits).unwrap();
             if r.status != Status::Unknown {
-                assert_eq!(r.main_line.len() as u32, n, "{sfen}");
-                verify_mate_line(&pos, &r.main_line).unwrap();
+                // The exhaustive search counts every drop; the checker leaves out the useless
+                // ones, which can only shorten the line.
+                let len = r.main_line.len() as u32;
+                assert!(len <= n, "{sfen}: {len} against {n}");
+                verify_tsume_line(&pos, &r.main_line).unwrap();
+                same_length += (len == n) as u32;
             }
         }
     }
     assert!(mates >= 20, "only {mates} mates among the random problems");
+    assert!(same_length >= 20, "only {same_length} lengths agree");
     assert!(
         counter_checks >= 50,
         "only {counter_checks} problems with a counter-check"
@@ -960,9 +981,13 @@ fn as_given_lengths() {
 /// ▲6六飛 checks down the 6 file: drops on 6五, 6四 and 6三 are useless interpositions (無駄合),
 /// which the convention does not count; counting them, the longest defence was 11 plies.
 const USELESS: &str = "3k5/9/1l2S4/8n/2P6/1R7/9/9/9 b SPgp 1";
-/// ▲6一飛成 on a boxed king: drops on 5一, 4一 and 3一 are useless, one on 2一, next to the king,
-/// is a defence (counting every drop, the longest defence was 9 plies).
+/// ▲6一飛成 on a boxed king: drops on 5一, 4一 and 3一 are useless, and so is one on 2一, next to
+/// the king: the knight on 3三 covers 2一, so ▲同龍 mates as ▲6一飛成 did (counting every drop,
+/// the longest defence was 9 plies).
 const NEXT_TO_THE_KING: &str = "8k/7pp/6N2/9/9/9/9/9/3R5 b - 1";
+/// ▲6一飛成 again, but nothing of the attacker's but the dragon covers 2一: the king would take
+/// back, so △2一桂 is a defence, and ▲1三香 mates (hands as given).
+const NEXT_TO_THE_KING_UNCOVERED: &str = "8k/7p1/9/7N1/9/9/9/9/3R5 b Ln 1";
 
 /// Whether a defender's move is a drop on a square not next to the king.
 fn is_distant_drop(pos: &Position, m: Move) -> bool {
@@ -990,12 +1015,43 @@ fn a_useless_interposition_is_not_the_longest_defence() {
 }
 
 #[test]
-fn a_drop_next_to_the_king_is_a_defence() {
+fn a_drop_next_to_the_king_that_the_attacker_covers_is_useless_too() {
     let r = check(NEXT_TO_THE_KING);
-    assert_eq!(r.main_line.len(), 3, "{}", r.human(true));
-    assert_eq!(r.main_line[1].to().to_string(), "2a", "{}", r.human(true));
-    assert!(r.main_line[1].is_drop());
-    verify_mate_line(&full(NEXT_TO_THE_KING), &r.main_line).unwrap();
+    assert_eq!(usi(&r.main_line), "6i6a+", "{}", r.human(true));
+    assert_eq!(r.status, Status::Sound, "{}", r.human(true));
+    // Counting every drop, △2一香 is a reply, and ▲同龍 takes it into a mate without the lance.
+    let mut p = full(NEXT_TO_THE_KING);
+    p.do_move(r.main_line[0]);
+    let drop = p.parse_usi_move("L*2a").unwrap();
+    assert!(p.is_legal(drop));
+    p.do_move(drop);
+    let take = p.parse_usi_move("6a2a").unwrap();
+    assert!(p.is_legal(take) && p.gives_check(take));
+    p.do_move(take);
+    let mut replies = MoveList::new();
+    generate_legal(&p, &mut replies);
+    assert!(replies.is_empty(), "{:?}", replies.as_slice());
+}
+
+#[test]
+fn a_drop_next_to_the_king_that_the_king_could_take_back_is_a_defence() {
+    let given = Position::from_sfen(NEXT_TO_THE_KING_UNCOVERED).unwrap();
+    let r = check_problem(
+        NEXT_TO_THE_KING_UNCOVERED,
+        &CheckLimits {
+            complete_hand: false,
+            ..limits(3_000_000)
+        },
+    )
+    .unwrap();
+    assert_eq!(r.length, Some(3), "{}", r.human(true));
+    assert_eq!(usi(&r.main_line[..2]), "6i6a+ N*2a", "{}", r.human(true));
+    verify_mate_line(&given, &r.main_line).unwrap();
+    // The defender holds only the knight, so the exhaustive search plays by the same rules:
+    // ▲6一飛成 mates in three, no sooner.
+    let mut p = given.clone();
+    p.do_move(r.main_line[0]);
+    assert_eq!(Exhaustive::new().defend(&mut p, 4), Some(2));
 }
 
 /// Leaving out the shorter defences (早詰, shown only with --verbose) changes nothing else: the
