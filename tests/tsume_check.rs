@@ -63,6 +63,18 @@ fn check(sfen: &str) -> Report {
     check_problem(sfen, &limits(3_000_000)).unwrap()
 }
 
+/// The check of `sfen` with the hands as given, and that position. With nothing (or little) in
+/// the defender's hand, the tests' exhaustive search, which counts every interposition, plays by
+/// the checker's rules.
+fn check_as_given(sfen: &str) -> (Position, Report) {
+    let limits = CheckLimits {
+        complete_hand: false,
+        ..limits(3_000_000)
+    };
+    let r = check_problem(sfen, &limits).unwrap();
+    (Position::from_sfen(sfen).unwrap(), r)
+}
+
 /// The position the checker works on: the defender holding the rest.
 fn full(sfen: &str) -> Position {
     with_defender_holding_the_rest(&Position::from_sfen(sfen).unwrap()).unwrap()
@@ -378,15 +390,7 @@ fn a_drop_farther_on_the_same_line_is_minor_not_a_cook() {
     // With the hands as given the defender holds nothing, so no drop of his can come between:
     // the exhaustive search, which counts every interposition, then plays by the same rules
     // as the checker's convention.
-    let given = Position::from_sfen(DROP_CHOICE).unwrap();
-    let r = check_problem(
-        DROP_CHOICE,
-        &CheckLimits {
-            complete_hand: false,
-            ..limits(3_000_000)
-        },
-    )
-    .unwrap();
+    let (given, r) = check_as_given(DROP_CHOICE);
     assert_eq!(r.status, Status::Sound, "{r:?}");
     assert_eq!(usi(&r.main_line), "B*3c 1a1b 1d2b+");
     verify_mate_line(&given, &r.main_line).unwrap();
@@ -438,15 +442,7 @@ fn the_main_line_reached_another_way_as_fast_is_minor_not_a_cook() {
 fn a_slower_mate_back_through_the_main_line_is_a_detour_not_a_cook() {
     // With the hands as given the defender holds nothing, so the exhaustive search, which
     // counts every interposition, plays by the checker's rules.
-    let given = Position::from_sfen(DETOUR).unwrap();
-    let r = check_problem(
-        DETOUR,
-        &CheckLimits {
-            complete_hand: false,
-            ..limits(3_000_000)
-        },
-    )
-    .unwrap();
+    let (given, r) = check_as_given(DETOUR);
     assert_eq!(Exhaustive::new().attack(&mut given.clone(), 3), Some(3));
     assert_eq!(usi(&r.main_line), "L*3c 3b2a G*1b");
     assert!(r.spare.is_empty());
@@ -1035,15 +1031,7 @@ fn a_drop_next_to_the_king_that_the_attacker_covers_is_useless_too() {
 
 #[test]
 fn a_drop_next_to_the_king_that_the_king_could_take_back_is_a_defence() {
-    let given = Position::from_sfen(NEXT_TO_THE_KING_UNCOVERED).unwrap();
-    let r = check_problem(
-        NEXT_TO_THE_KING_UNCOVERED,
-        &CheckLimits {
-            complete_hand: false,
-            ..limits(3_000_000)
-        },
-    )
-    .unwrap();
+    let (given, r) = check_as_given(NEXT_TO_THE_KING_UNCOVERED);
     assert_eq!(r.length, Some(3), "{}", r.human(true));
     assert_eq!(usi(&r.main_line[..2]), "6i6a+ N*2a", "{}", r.human(true));
     verify_mate_line(&given, &r.main_line).unwrap();
