@@ -361,8 +361,9 @@ fn the_batch_mode_reports_every_row_and_a_summary() {
 }
 
 /// ▲6六飛 checks down the 6 file; drops on 6五, 6四 and 6三 are useless interpositions (無駄合:
-/// the rook takes them and mates as without them), while a drop on 6二, next to the king, is a
-/// defence. Under the tsume convention the longest defence is △7一玉 (or △7二玉): five plies.
+/// the rook takes them and mates as without them), and so is one on 6二, next to the king, which
+/// the silver on 5三 covers. Under the tsume convention the longest defence is △7一玉 (or
+/// △7二玉): five plies.
 const USELESS: &str = "3k5/9/1l2S4/8n/2P6/1R7/9/9/9 b SPgp 1";
 /// ▲6一飛成 checks along the first rank; the king cannot move. Drops on 5一, 4一 and 3一 are
 /// useless, and so is one on 2一, next to the king, which the knight on 3三 covers: ▲同龍 mates

@@ -18,11 +18,11 @@
 //!   back is a defence whatever follows: the mate after it is not the mate without it. The
 //!   records count the covered drops as useless: zuko018's ▲4五角 △3四歩 ▲同角 (3四 next to the
 //!   king on 2三, covered by the pawn on 3五), counted, makes the line 25 plies with a pawn to
-//!   spare against the published 23. Counting every drop next to the king as a defence, as this
-//!   module did before, left five classics with a piece to spare on the 1M-node checker batch
-//!   (muso055, 074, zuko018, 059, 066); this rule leaves none, and of the 64 rows whose length
-//!   both rules settle it brings 7 two plies nearer the published length and takes 2 further
-//!   (muso092, zuko082);
+//!   spare against the published 23. This module used to count every drop next to the king as
+//!   a defence; on the 5M-node checker batch of the 207 muso/zuko rows that left 16 with a piece
+//!   to spare, and this rule 5, and of the 126 lengths both rules settle it brings 19 two plies
+//!   nearer the published ones and takes 3 further (muso092, zuko039, zuko082: records differ
+//!   in their conventions too);
 //! - after the checking piece takes it (promoting or not, as long as the capture is a check), the
 //!   position is mate with the captured piece taken out of the attacker's hand: the piece is not
 //!   needed, which is the "same mate as without the interposition" in a form that can be proven.
