@@ -36,8 +36,9 @@ const DROP_CHOICE: &str = "8k/9/5P3/8N/7N1/9/9/9/9 b B 1";
 const TRANSPOSITION: &str = "4+B1k2/8G/8P/9/9/9/9/9/9 b S 1";
 /// With the hands as given: 3 plies (▲3三香 △2一玉 ▲1二金), flawed by three 余詰 at the first
 /// move; the first move ▲3一金 mates too, more slowly, and every mate after it passes through
-/// the main line (迂回, no flaw). Found by a random search over small positions; the earlier example lost its detour
-/// when drops next to the king that the attacker covers became useless interpositions.
+/// the main line (迂回, no flaw). Found by a random search over small positions; the earlier
+/// example lost its detour when drops next to the king that the attacker covers became useless
+/// interpositions.
 const DETOUR: &str = "7G1/6k2/9/6+BpG/4g2S1/9/9/9/9 b LG 1";
 /// 3 plies, sound but for a second defence as long, also ending with nothing in hand (変同).
 const EQUAL: &str = "p8/k8/9/S8/9/9/9/9/9 b GN 1";

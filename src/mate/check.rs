@@ -407,7 +407,8 @@ impl Checker {
                 continue;
             }
             // The same move but for promotion, or the same drop at another distance: minor
-            // when it mates (the drop only as fast), whatever its line.
+            // when it mates (the drop only as fast: `drop_choice` is narrowed below), whatever
+            // its line.
             let twin = is_promotion_choice(m, main);
             let drop_choice = is_drop_choice(p, m, main);
             p.do_move(m);
@@ -446,16 +447,17 @@ impl Checker {
             // A mate that only comes back to the main line is a detour (slower) or the main
             // line in another order (as fast), not a cook, unless it also mates with the main
             // line's positions out of reach.
-            let minor = twin || (drop_choice && alt.as_ref().is_some_and(|a| a.length.is_some()));
+            let drop_choice = drop_choice && alt.as_ref().is_some_and(|a| a.length.is_some());
             let rejoins = left > 1
                 && alt.is_some()
-                && !minor
+                && !twin
+                && !drop_choice
                 && self.mates_at_all(p, line_from_here) == Some(None);
             p.undo_move(m);
             if let Some(a) = alt {
                 if twin {
                     report.promotion_choices.push(a);
-                } else if drop_choice && a.length.is_some() {
+                } else if drop_choice {
                     report.drop_choices.push(a);
                 } else if rejoins && a.length.is_none() {
                     report.detours.push(a);
@@ -1025,42 +1027,40 @@ impl Report {
                 jp(&[], line)
             ));
         }
-        let section = |s: &mut String, title: &str, alts: &[Alternative]| {
+        // A slower mate that could not be shown to come back to the main line (the detour test
+        // ran out of nodes) may still be a detour: the reader has to judge.
+        let longer = "a longer mate, or a detour";
+        let mut sections = vec![
+            ("余詰", &self.cooks, longer),
+            ("最終手余詰 (minor)", &self.last_move_alternatives, longer),
+            ("成生非限定 (minor)", &self.promotion_choices, longer),
+            ("打ち場所非限定 (minor)", &self.drop_choices, longer),
+            (
+                "迂回 (a detour back to the main line, not a flaw)",
+                &self.detours,
+                "a slower mate, back through the main line",
+            ),
+            (
+                "手順前後 (minor: the main line reached another way, as fast)",
+                &self.transpositions,
+                longer,
+            ),
+            ("変同 (minor)", &self.equal_variations, longer),
+        ];
+        if verbose {
+            sections.push(("早詰 in a variation", &self.early_mates, longer));
+        }
+        for (title, alts, no_length) in sections {
             for a in alts {
-                // A slower mate that could not be shown to come back to the main line (the
-                // detour test ran out of nodes) may still be a detour: the reader has to judge.
-                let slower = if title.starts_with("迂回") {
-                    "a slower mate, back through the main line"
-                } else {
-                    "a longer mate, or a detour"
-                };
                 let len = a
                     .length
-                    .map_or(slower.to_string(), |n| format!("{n} plies to mate"));
+                    .map_or(no_length.to_string(), |n| format!("{n} plies to mate"));
                 s.push_str(&format!(
                     "{title} at ply {}: {} ({len})\n",
                     a.ply,
                     jp(&self.main_line[..a.ply - 1], &a.line)
                 ));
             }
-        };
-        section(&mut s, "余詰", &self.cooks);
-        section(&mut s, "最終手余詰 (minor)", &self.last_move_alternatives);
-        section(&mut s, "成生非限定 (minor)", &self.promotion_choices);
-        section(&mut s, "打ち場所非限定 (minor)", &self.drop_choices);
-        section(
-            &mut s,
-            "迂回 (a detour back to the main line, not a flaw)",
-            &self.detours,
-        );
-        section(
-            &mut s,
-            "手順前後 (minor: the main line reached another way, as fast)",
-            &self.transpositions,
-        );
-        section(&mut s, "変同 (minor)", &self.equal_variations);
-        if verbose {
-            section(&mut s, "早詰 in a variation", &self.early_mates);
         }
         if self.incomplete {
             s.push_str("some alternatives could not be settled within the budget\n");

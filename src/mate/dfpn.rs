@@ -254,12 +254,12 @@ impl Solver {
     /// that follow (an empty list lifts it): a mate proven then is one that never passes
     /// through them. They stand on the path from the root, so reaching one is a repetition: a
     /// failure that rests on them is never stored, and the table keeps only verdicts that hold
-    /// without the rule. Proofs stored
-    /// meanwhile are real proofs that avoid the set of their time, so a proof read back avoids
-    /// a later set only if that set is no larger: give a solver (a fresh one: proofs stored
-    /// before any set avoid nothing) one set, or sets that only shrink. A proof read for a
-    /// stronger hand than it was found with may still pass through an avoided position (the
-    /// same boards with more in hand): that errs only towards a mate.
+    /// without the rule. Proofs stored meanwhile are real proofs that avoid the set of their
+    /// time, so a proof read back avoids a later set only if that set is no larger: give a
+    /// solver (a fresh one: proofs stored before any set avoid nothing) one set, or sets that
+    /// only shrink. A proof read for a stronger hand than it was found with may still pass
+    /// through an avoided position (the same boards with more in hand): that errs only towards
+    /// a mate.
     pub fn avoid(&mut self, keys: &[u64]) {
         self.avoided.clear();
         self.avoided.extend_from_slice(keys);
