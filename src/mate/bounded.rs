@@ -197,6 +197,12 @@ impl BoundedSearch {
         self.lookup(self.place(pos)).none_within == NEVER
     }
 
+    /// The shortest mate from `pos` that the table holds a proof of, in plies (`None`: none).
+    pub fn proof_known(&self, pos: &Position) -> Option<u16> {
+        let proof = self.lookup(self.place(pos)).proof;
+        (proof != NO_PROOF).then_some(proof)
+    }
+
     /// Records what the caller knows: no mate from `pos` within `plies` plies.
     pub fn rule_out(&mut self, pos: &Position, plies: u16) {
         let place = self.place(pos);

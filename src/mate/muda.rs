@@ -86,10 +86,23 @@ pub(super) fn may_be_useless(pos: &Position, r: Move) -> bool {
 /// of the attacker's hand: the defender to move, in check. The drop is useless when one of them
 /// is mate. They are new positions without history (so no repetition reaches back before them).
 pub(super) fn positions_without_the_piece(pos: &mut Position, r: Move) -> Vec<Position> {
+    positions_after_the_capture(pos, r, false)
+}
+
+/// The positions of [`positions_without_the_piece`] with the dropped piece given back to the
+/// defender: as if the checking piece had moved to the drop's square with no drop. They are the
+/// same whichever piece was dropped there, and a mate in one of them is a mate in the matching
+/// position without the piece, where the defender holds less. So one proof here shows every
+/// drop on that square useless.
+pub(super) fn positions_as_if_not_dropped(pos: &mut Position, r: Move) -> Vec<Position> {
+    positions_after_the_capture(pos, r, true)
+}
+
+fn positions_after_the_capture(pos: &mut Position, r: Move, piece_back: bool) -> Vec<Position> {
     let Some(checker) = pos.checkers().single() else {
         return Vec::new();
     };
-    let attacker = !pos.side_to_move();
+    let defender = pos.side_to_move();
     let mut out = Vec::new();
     pos.do_move(r);
     for promote in [true, false] {
@@ -99,7 +112,10 @@ pub(super) fn positions_without_the_piece(pos: &mut Position, r: Move) -> Vec<Po
         }
         pos.do_move(m);
         let mut hands = [pos.hand(Color::Black), pos.hand(Color::White)];
-        hands[attacker.index()].remove(r.dropped());
+        hands[(!defender).index()].remove(r.dropped());
+        if piece_back {
+            hands[defender.index()].add(r.dropped());
+        }
         let reduced = pos.with_hands(hands);
         pos.undo_move(m);
         if let Ok(p) = reduced {
@@ -149,6 +165,36 @@ mod tests {
         // Away from the king the attacker's cover does not matter.
         assert!(may_be_useless_in(COVERED, "L*3a"));
         assert!(may_be_useless_in(BARE, "L*3a"));
+    }
+
+    #[test]
+    fn every_piece_dropped_on_a_square_gives_one_position_as_if_not_dropped() {
+        // ▲6六飛 checks the king on 6一 down the file; the defender may drop on 6五.
+        let pos = Position::from_sfen("3k5/9/1l2S4/8n/2P6/3R5/9/9/9 w SPgp 1").unwrap();
+        let mut p = pos.clone();
+        let mut seen = Vec::new();
+        for drop in ["P*6e", "G*6e"] {
+            let r = p.parse_usi_move(drop).unwrap();
+            assert!(may_be_useless(&p, r));
+            let back = positions_as_if_not_dropped(&mut p, r);
+            let without = positions_without_the_piece(&mut p, r);
+            assert_eq!(back.len(), 1);
+            assert_eq!(without.len(), 1);
+            // The rook on 6五, checking, the hands as before the drop.
+            let q = &back[0];
+            assert!(q.in_check());
+            assert_eq!(q.hand(Color::Black), pos.hand(Color::Black));
+            assert_eq!(q.hand(Color::White), pos.hand(Color::White));
+            // Without the piece, the same board with the defender short of it.
+            let w = &without[0];
+            assert_eq!(w.board_key(), q.board_key());
+            let mut less = q.hand(Color::White);
+            less.remove(r.dropped());
+            assert_eq!(w.hand(Color::White), less);
+            seen.push((q.board_key(), q.hand(Color::Black), q.hand(Color::White)));
+        }
+        assert_eq!(seen[0], seen[1]);
+        assert_eq!(p.key(), pos.key());
     }
 
     #[test]
