@@ -484,7 +484,9 @@ impl Solver {
     /// limits run out.
     fn visit(&mut self, pos: &mut Position, thpn: u32, thdn: u32, ply: usize) -> Outcome {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        // The clock and the stop flag are read every 1024 nodes; a node limit holds exactly,
+        // since small budgets (a drop's proof of a few hundred nodes) must mean what they say.
+        if self.nodes & 1023 == 0 || self.limits.nodes == Some(self.nodes) {
             self.check_limits();
         }
         let hand = pos.hand(self.attacker);
@@ -2366,6 +2368,25 @@ mod tests {
         // ...which is the memory's doing: without it the tries are made again.
         solver.prove_shortcuts(&mut pos, &line, u64::MAX, &mut FailedShortcuts::default());
         assert!(solver.line_nodes > first_pass);
+    }
+
+    #[test]
+    fn a_node_limit_holds_to_the_node() {
+        // 寿 takes millions of nodes: each of these limits stops it, at that node exactly (the
+        // clock is read every 1024 nodes, the node count at every node).
+        let kotobuki = "g3p3+r/3lPG3/1s4ppp/1l1B4P/L2b1kPl1/3+p3+R+p/3+p2+s1S/+NP+p1gS3/1g+p2P3 \
+                        b 4P3n 1";
+        let mut pos = Position::from_sfen(kotobuki).unwrap();
+        for n in [1, 200, 1024, 2500] {
+            let mut solver = Solver::new(1);
+            let limits = SolveLimits {
+                nodes: Some(n),
+                shorten: false,
+                ..SolveLimits::default()
+            };
+            assert_eq!(solver.solve(&mut pos, limits), Verdict::Unknown);
+            assert_eq!(solver.nodes(), n);
+        }
     }
 
     #[test]
