@@ -891,30 +891,18 @@ impl Checker {
         if let Some(&u) = self.useless.get(&key) {
             return u;
         }
-        let mut useless = self.useless_square(pos, r);
-        for mut p in muda::positions_without_the_piece(pos, r) {
-            if useless {
-                break;
+        let useless = match self.useless_square(pos, r) {
+            Some(true) => Some(true),
+            Some(false) => {
+                let positions = muda::positions_without_the_piece(pos, r);
+                self.proves_one(positions, USELESS_PROOF_NODES, Some(r.dropped()))
             }
-            let left = self.budget.saturating_sub(self.nodes);
-            if left == 0 {
-                self.aborted = true;
-                return false;
-            }
-            self.useless_solver.set_out_of_game(Some(r.dropped()));
-            let v = self.useless_solver.prove_evasions(
-                &mut p,
-                SolveLimits {
-                    nodes: Some(USELESS_PROOF_NODES.min(left)),
-                    ..SolveLimits::default()
-                },
-            );
-            self.nodes += self.useless_solver.nodes();
-            if v == Some(true) {
-                useless = true;
-                break;
-            }
-        }
+            None => None,
+        };
+        // Out of budget: not useless, and not remembered.
+        let Some(useless) = useless else {
+            return false;
+        };
         self.useless.insert(key, useless);
         useless
     }
@@ -922,34 +910,54 @@ impl Checker {
     /// Whether every drop on the square of `r` is useless in `pos`: whether the checking piece
     /// mates from there with the defender holding every piece (see
     /// `muda::positions_as_if_not_dropped`). One proof for every piece that may be dropped
-    /// there, with real positions, so the main solver proves it and its table helps.
-    fn useless_square(&mut self, pos: &mut Position, r: Move) -> bool {
+    /// there, with real positions, so the main solver proves it and its table helps. `None`
+    /// when the budget runs out.
+    fn useless_square(&mut self, pos: &mut Position, r: Move) -> Option<bool> {
         let key = (pos.key(), r.to());
         if let Some(&u) = self.useless_squares.get(&key) {
-            return u;
+            return Some(u);
         }
-        let mut useless = false;
-        for mut p in muda::positions_as_if_not_dropped(pos, r) {
+        let positions = muda::positions_as_if_not_dropped(pos, r);
+        let useless = self.proves_one(positions, USELESS_SQUARE_NODES, None)?;
+        self.useless_squares.insert(key, useless);
+        Some(useless)
+    }
+
+    /// Whether one of `positions` (defender to move, in check) is proven mate within `cap`
+    /// nodes each: by the main solver, or, with a piece `out_of_game`, by the useless-drop
+    /// solver with that piece taken out. `None` when the budget runs out.
+    fn proves_one(
+        &mut self,
+        positions: Vec<Position>,
+        cap: u64,
+        out_of_game: Option<PieceType>,
+    ) -> Option<bool> {
+        for mut p in positions {
             let left = self.budget.saturating_sub(self.nodes);
             if left == 0 {
                 self.aborted = true;
-                return false;
+                return None;
             }
-            let v = self.solver.prove_evasions(
+            let solver = match out_of_game {
+                Some(kind) => {
+                    self.useless_solver.set_out_of_game(Some(kind));
+                    &mut self.useless_solver
+                }
+                None => &mut self.solver,
+            };
+            let v = solver.prove_evasions(
                 &mut p,
                 SolveLimits {
-                    nodes: Some(USELESS_SQUARE_NODES.min(left)),
+                    nodes: Some(cap.min(left)),
                     ..SolveLimits::default()
                 },
             );
-            self.nodes += self.solver.nodes();
+            self.nodes += solver.nodes();
             if v == Some(true) {
-                useless = true;
-                break;
+                return Some(true);
             }
         }
-        self.useless_squares.insert(key, useless);
-        useless
+        Some(false)
     }
 
     /// The main line from `pos`, whose exact mate distance is `value`, with the number of
@@ -1358,7 +1366,7 @@ mod tests {
             .filter(|&r| muda::may_be_useless(&p, r))
             .collect();
         for r in droppable {
-            let whole_square = c.useless_square(&mut p, r);
+            let whole_square = c.useless_square(&mut p, r) == Some(true);
             if r.to() == p.parse_usi_move("P*6e").unwrap().to() {
                 assert!(whole_square, "{r:?}");
                 on_6e += 1;
