@@ -148,8 +148,8 @@ pub struct Report {
     /// For 不詰: each check of the first move with a defence that refutes it (`None` when
     /// none was proven within the budget); empty when the checks are too many to list.
     pub refutations: Vec<(Move, Option<Move>)>,
-    /// Some alternative at an attacker turn could not be settled: a flawed verdict may miss
-    /// further flaws.
+    /// Some alternative at an attacker turn could not be settled (whether it mates, or, when it
+    /// does, whether it keeps off the main line): a flawed verdict may miss further flaws.
     pub incomplete: bool,
     pub nodes: u64,
 }
@@ -391,7 +391,11 @@ impl Checker {
         report.status = if major {
             Status::Flawed
         } else if report.incomplete {
-            report.reason = Some("an alternative check could be neither proven nor refuted".into());
+            report.reason = Some(
+                "an alternative check could not be settled (whether it mates, or whether its \
+                 mate keeps off the main line)"
+                    .into(),
+            );
             Status::Unknown
         } else {
             Status::Sound
@@ -456,12 +460,20 @@ impl Checker {
             // line in another order (as fast), not a cook, unless it also mates with the main
             // line's positions out of reach.
             let drop_choice = drop_choice && alt.as_ref().is_some_and(|a| a.length.is_some());
-            let rejoins = left > 1
-                && alt.is_some()
-                && !twin
-                && !drop_choice
-                && self.mates_at_all(p, line_from_here) == Some(None);
+            // `None`: whether it keeps off the main line is not known within the budget.
+            let rejoins = if left > 1 && alt.is_some() && !twin && !drop_choice {
+                self.mates_at_all(p, line_from_here)
+                    .map(|keeps_off| keeps_off.is_none())
+            } else {
+                Some(false)
+            };
             p.undo_move(m);
+            let Some(rejoins) = rejoins else {
+                // A mate, but a 余詰 only if it keeps off the main line: unproven either way,
+                // so neither a flaw nor a detour.
+                report.incomplete = true;
+                continue;
+            };
             if let Some(a) = alt {
                 if twin {
                     report.promotion_choices.push(a);
