@@ -1004,17 +1004,13 @@ impl Checker {
         let first_will_do = or_node && value >= 3;
         let mut moves: Vec<Move> = moves.iter().copied().collect();
         if first_will_do {
-            let mut known: Vec<(u16, Move)> = moves
-                .iter()
-                .map(|&m| {
-                    pos.do_move(m);
-                    let proof = self.bounded.proof_known(pos).unwrap_or(u16::MAX);
-                    pos.undo_move(m);
-                    (proof, m)
-                })
-                .collect();
-            known.sort_by_key(|&(proof, _)| proof);
-            moves = known.into_iter().map(|(_, m)| m).collect();
+            // A stable sort: checks tied on what is known keep their order.
+            moves.sort_by_cached_key(|&m| {
+                pos.do_move(m);
+                let proof = self.bounded.proof_known(pos).unwrap_or(u16::MAX);
+                pos.undo_move(m);
+                proof
+            });
         }
         let mut best: Option<(Vec<Move>, u32)> = None;
         for &m in &moves {
