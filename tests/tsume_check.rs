@@ -756,6 +756,39 @@ fn the_command_line_checks_a_position_a_file_and_a_batch() {
         "{out}"
     );
     assert!(err.contains("[3/3] broken"), "{err}");
+    // With --json, one object a line with the name in front (quotes escaped), the summary on
+    // standard error.
+    std::fs::write(
+        &batch,
+        format!("spare \"a\"\t{SPARE}\nbroken\tnot a sfen\n"),
+    )
+    .unwrap();
+    let (ok, out, err) = hayate(&[
+        "tsume",
+        "check",
+        "--json",
+        "--batch",
+        batch.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("{\"name\":\"spare \\\"a\\\"\",\"sfen\":")
+            && lines[0].contains("\"verdict\":\"flawed\"")
+            && lines[0].contains("\"spare\":\"GS\"")
+            && lines[0].ends_with('}'),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("{\"name\":\"broken\",\"error\":\"line 2: ")
+            && lines[1].ends_with("\"}"),
+        "{out}"
+    );
+    assert!(
+        err.contains("checked 2: sound 0, flawed 1, nomate 0, unknown 0, errors 1"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 
     for args in [

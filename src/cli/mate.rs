@@ -8,8 +8,8 @@ use clap::{Args, Subcommand};
 use super::progress::Progress;
 use super::{position_argument, Failure, Outcome};
 use crate::mate::{
-    check_batch, check_problem, japanese_line, CheckLimits, SolveLimits, Solver, Verdict,
-    SOLVER_STACK,
+    check_batch, check_problem, japanese_line, BatchRows, CheckLimits, SolveLimits, Solver,
+    Verdict, SOLVER_STACK,
 };
 
 #[derive(Debug, Args)]
@@ -52,7 +52,7 @@ pub struct CheckArgs {
     /// the board or in the attacker's hand)
     #[arg(long)]
     pub as_given: bool,
-    /// Print the report as JSON
+    /// Print the report as JSON (with --batch: one object a line, each with its "name")
     #[arg(long)]
     pub json: bool,
     /// Print every line examined
@@ -148,9 +148,15 @@ fn check(a: CheckArgs) -> Outcome {
         let text = read(path)?;
         // Off a terminal, a line per problem as before: one check may take minutes.
         let progress = Progress::bar_only("tsume check", "problems", 0);
+        let rows_as = if a.json {
+            BatchRows::Json { verbose: a.verbose }
+        } else {
+            BatchRows::Table
+        };
         let summary = check_batch(
             &text,
             &limits,
+            rows_as,
             &mut |line| progress.say(line),
             &mut |done, rows, name| {
                 progress.set_total(rows as u64);
@@ -161,7 +167,12 @@ fn check(a: CheckArgs) -> Outcome {
             },
         );
         progress.finish();
-        outln!("{summary}");
+        if a.json {
+            // Standard output stays one JSON object a line.
+            eprintln!("{summary}");
+        } else {
+            outln!("{summary}");
+        }
         return Ok(());
     }
     let arg = a.problem.join(" ");

@@ -12,8 +12,8 @@ mod table;
 
 pub use batch::run_batch;
 pub use check::{
-    check_batch, check_problem, with_defender_holding_the_rest, Alternative, CheckLimits, Report,
-    Status,
+    check_batch, check_problem, with_defender_holding_the_rest, Alternative, BatchRows,
+    CheckLimits, Report, Status,
 };
 pub use dfpn::{verify_mate_line, verify_tsume_line, SolveLimits, Solver, Verdict};
 pub use notation::japanese_line;
