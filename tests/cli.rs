@@ -218,6 +218,7 @@ fn the_documented_commands_parse() {
         "tsume check p8/k8/9/S8/9/9/9/9/9 b GN 1".into(),
         "tsume check --nodes 100 --plies 9 --as-given --json --verbose problem.sfen".into(),
         "tsume check --batch problems.tsv".into(),
+        "tsume check --batch problems.tsv --json --jobs 2".into(),
         "book from-records my.db games/a.csa games/b.kifu lines.txt --max-ply 32".into(),
         "book extend my.db --roots book/openings.sfen --depth 13 --multipv 2 --positions 500".into(),
         "book merge all.db a.db b.db".into(),

@@ -756,6 +756,17 @@ fn the_command_line_checks_a_position_a_file_and_a_batch() {
         "{out}"
     );
     assert!(err.contains("[3/3] broken"), "{err}");
+    // Several at once: the same rows in the same order.
+    let (ok, out_jobs, _) = hayate(&[
+        "tsume",
+        "check",
+        "--jobs",
+        "3",
+        "--batch",
+        batch.to_str().unwrap(),
+    ]);
+    assert!(ok);
+    assert_eq!(out_jobs, out);
     // With --json, one object a line with the name in front (quotes escaped), the summary on
     // standard error.
     std::fs::write(
@@ -797,6 +808,7 @@ fn the_command_line_checks_a_position_a_file_and_a_batch() {
         &["tsume", "check"],
         &["tsume", "check", "--nodes"],
         &["tsume", "check", "--nodes", "many", SOUND],
+        &["tsume", "check", "--jobs", "0", "--batch", "problems.tsv"],
         &["tsume", "check", "--frobnicate", SOUND],
         &["tsume", "check", "not a sfen"],
         &["tsume", "check", "--batch", "/nonexistent/problems.tsv"],

@@ -1312,18 +1312,8 @@ fn json_moves(line: &[Move]) -> String {
     format!("[{}]", items.join(","))
 }
 
-/// How `--batch` writes a problem's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BatchRows {
-    /// A tab-separated row (name, verdict, plies, flaws) under a header.
-    Table,
-    /// The whole report as one JSON object a line (JSON Lines), its `name` first, for
-    /// scripts that look at every flaw (`--verbose` adds the early mates).
-    Json { verbose: bool },
-}
-
 /// `s` as a JSON string, quotes included.
-fn json_string(s: &str) -> String {
+pub(super) fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -1336,57 +1326,6 @@ fn json_string(s: &str) -> String {
     }
     out.push('"');
     out
-}
-
-/// `--batch`: checks each `name<TAB>sfen` row of `text`, writing a row per problem through
-/// `out` in the form `rows` asks for, and telling `progress` the rows done, the rows in all and
-/// the name of the row about to be checked; returns the summary line.
-pub fn check_batch(
-    text: &str,
-    limits: &CheckLimits,
-    rows_as: BatchRows,
-    out: &mut dyn FnMut(&str),
-    progress: &mut dyn FnMut(usize, usize, &str),
-) -> String {
-    let rows: Vec<(usize, &str)> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i, l.trim_end_matches('\r')))
-        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
-        .collect();
-    if rows_as == BatchRows::Table {
-        out("name\tverdict\tplies\tflaws");
-    }
-    let mut counts = [0usize; 5];
-    for (done, &(number, line)) in rows.iter().enumerate() {
-        let (name, sfen) = line.split_once('\t').unwrap_or((line, ""));
-        progress(done, rows.len(), name);
-        let result = check_problem(sfen, limits);
-        counts[result.as_ref().map_or(4, |r| r.status as usize)] += 1;
-        let row = match (rows_as, result) {
-            (BatchRows::Table, Ok(r)) => format!("{name}\t{}", r.row()),
-            (BatchRows::Table, Err(e)) => format!("{name}\terror: line {}: {e}\t-\t-", number + 1),
-            // The report's object with the name put in front of its first field.
-            (BatchRows::Json { verbose }, Ok(r)) => {
-                format!("{{\"name\":{},{}", json_string(name), &r.json(verbose)[1..])
-            }
-            (BatchRows::Json { .. }, Err(e)) => format!(
-                "{{\"name\":{},\"error\":{}}}",
-                json_string(name),
-                json_string(&format!("line {}: {e}", number + 1))
-            ),
-        };
-        out(&row);
-    }
-    format!(
-        "checked {}: sound {}, flawed {}, nomate {}, unknown {}, errors {}",
-        rows.len(),
-        counts[0],
-        counts[1],
-        counts[2],
-        counts[3],
-        counts[4]
-    )
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 mod batch;
 mod bounded;
 mod check;
+mod check_batch;
 mod dfpn;
 mod muda;
 mod notation;
@@ -12,9 +13,9 @@ mod table;
 
 pub use batch::run_batch;
 pub use check::{
-    check_batch, check_problem, with_defender_holding_the_rest, Alternative, BatchRows,
-    CheckLimits, Report, Status,
+    check_problem, with_defender_holding_the_rest, Alternative, CheckLimits, Report, Status,
 };
+pub use check_batch::{check_batch, BatchRows};
 pub use dfpn::{verify_mate_line, verify_tsume_line, SolveLimits, Solver, Verdict};
 pub use notation::japanese_line;
 
