@@ -439,6 +439,36 @@ fn the_main_line_reached_another_way_as_fast_is_minor_not_a_cook() {
     assert!(r.human(false).contains("手順前後 (minor"));
 }
 
+/// muso027 before its 25th ply, with the defender's hand as the main line leaves it. The main
+/// line is ▲7三銀成 △9一玉 ▲8二成銀; ▲7一銀 mates too, by ▲8二龍 after △9一玉.
+const COOK_LINE_OFF_THE_MAIN_LINE: &str =
+    "9/kS+R1s4/4pp3/pp7/9/2P6/2N1+p4/5L3/9 b r2b4g2s3n3l12p 25";
+
+#[test]
+fn a_cook_is_shown_by_a_mate_that_keeps_off_the_main_line() {
+    let (given, r) = check_as_given(COOK_LINE_OFF_THE_MAIN_LINE);
+    assert_eq!(usi(&r.main_line), "8b7c+ 9b9a 7c8b");
+    let line_keys = keys_along(&given, &r.main_line);
+    // ▲7一銀 △9一玉 ▲8二銀成 would end on the main line's mate, the same board and hands: a
+    // transposition at the last move, which is no cook. ▲7一銀 is one (▲8二龍 mates off the
+    // main line), and its line must show that mate.
+    assert!(
+        r.cooks.iter().any(|c| c.mv.to_string() == "8b7a"),
+        "{:?}",
+        r.cooks
+    );
+    for c in &r.cooks {
+        verify_mate_line(&given, &c.line).unwrap();
+        let along = keys_along(&given, &c.line);
+        assert!(
+            along[1..].iter().all(|k| !line_keys.contains(k)),
+            "{}: {}",
+            c.mv,
+            usi(&c.line)
+        );
+    }
+}
+
 #[test]
 fn a_slower_mate_back_through_the_main_line_is_a_detour_not_a_cook() {
     // With the hands as given the defender holds nothing, so the exhaustive search, which

@@ -122,6 +122,9 @@ class Oracle:
         d = cshogi.DfPn()
         d.set_max_search_node(self.nodes)
         d.set_max_depth(1000)
+        # A board without the moves that led to it: cshogi's solver counts a position of the
+        # game's history met again as a repetition, and a detour (迂回) goes back to one.
+        b = cshogi.Board(b.sfen())
         found = d.search_andnode(b) if and_node else d.search(b)
         if found:
             return "mate"

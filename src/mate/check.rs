@@ -464,14 +464,15 @@ impl Checker {
             // line's positions out of reach.
             let drop_choice = drop_choice && alt.as_ref().is_some_and(|a| a.length.is_some());
             // `None`: whether it keeps off the main line is not known within the budget.
+            // `Some((false, line))`: a mate that keeps off it, with its line when searched.
             let rejoins = if left > 1 && alt.is_some() && !twin && !drop_choice {
                 self.mates_at_all(p, line_from_here)
-                    .map(|keeps_off| keeps_off.is_none())
+                    .map(|keeps_off| (keeps_off.is_none(), keeps_off))
             } else {
-                Some(false)
+                Some((false, None))
             };
             p.undo_move(m);
-            let Some(rejoins) = rejoins else {
+            let Some((rejoins, off_the_line)) = rejoins else {
                 // A mate, but a 余詰 only if it keeps off the main line: unproven either way,
                 // so neither a flaw nor a detour.
                 report.incomplete = true;
@@ -489,7 +490,12 @@ impl Checker {
                 } else if left == 1 {
                     report.last_move_alternatives.push(a);
                 } else {
-                    report.cooks.push(a);
+                    report.cooks.push(cook_line_off_the_main_line(
+                        p,
+                        a,
+                        off_the_line,
+                        line_from_here,
+                    ));
                 }
             }
         }
@@ -1310,6 +1316,29 @@ fn usi(line: &[Move]) -> String {
 fn json_moves(line: &[Move]) -> String {
     let items: Vec<String> = line.iter().map(|m| format!("\"{m}\"")).collect();
     format!("[{}]", items.join(","))
+}
+
+/// A 余詰 shown by a line that keeps off the main line. Its line, the best play after the
+/// move, may pass through the main line's positions (`main_line`, full keys) even though
+/// another mate does not: the detour test's own line (`off_the_line`, after the move, against
+/// the first defence) then takes its place, so that the composer sees the mate that makes the
+/// flaw. The length stays that of the best play.
+fn cook_line_off_the_main_line(
+    pos: &Position,
+    mut cook: Alternative,
+    off_the_line: Option<Vec<Move>>,
+    main_line: &[u64],
+) -> Alternative {
+    let mut p = pos.clone();
+    let mut touches = false;
+    for &m in &cook.line {
+        p.do_move(m);
+        touches |= main_line.contains(&p.key());
+    }
+    if let (true, Some(line)) = (touches, off_the_line) {
+        cook.line = [cook.mv].into_iter().chain(line).collect();
+    }
+    cook
 }
 
 /// `s` as a JSON string, quotes included.

@@ -1233,9 +1233,17 @@ impl Solver {
         let mut line = Vec::new();
         self.line_corrections = LINE_CORRECTIONS;
         let key = pos.key();
-        self.enter(key);
+        // The positions to avoid stay out of reach of the line as they were of the search: a
+        // check into one is passed over, as a repetition (the search's proof has another).
+        let avoided = std::mem::take(&mut self.avoided);
+        for &k in avoided.iter().chain([&key]) {
+            self.enter(k);
+        }
         let r = self.extend_line(pos, &mut line, budget, 0, bound);
-        self.leave(key);
+        for &k in avoided.iter().chain([&key]) {
+            self.leave(k);
+        }
+        self.avoided = avoided;
         r.map(|()| line)
     }
 
