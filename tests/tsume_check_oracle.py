@@ -29,7 +29,10 @@ him, unless `--as-given` was used; pass `--as-given` here too then):
     nothing left in the attacker's hand;
   - 不詰: cshogi proves no mate, and after each check with a refutation, the refutation is legal
     and cshogi proves no mate after it;
-  - sound: cshogi proves the mate.
+  - sound: cshogi proves the mate;
+  - at every attacker turn of the main line, of a report that looked at every alternative (not
+    incomplete), each check the report does not list: cshogi must not prove a mate after it
+    (at the last turn: it must not mate at once). This is what "sound" rests on.
 
 cshogi's solver is an oracle of its own kind: it does not know the 無駄合 convention (which changes
 lengths, never whether a mate exists) and has answered "no mate" for a mate before (muso031h), so a
@@ -111,8 +114,9 @@ def parse_hand(text):
 
 
 class Oracle:
-    def __init__(self, nodes, plies, exhaustive_nodes):
+    def __init__(self, nodes, plies, exhaustive_nodes, unlisted_nodes):
         self.nodes = nodes
+        self.unlisted_nodes = unlisted_nodes
         self.plies = plies
         self.exhaustive_nodes = exhaustive_nodes
 
@@ -333,6 +337,43 @@ def check_report(o, r, as_given, tally):
         for a in r.get(key, []):
             alternative(kind, a)
 
+    # Every other check at an attacker turn of the main line must be one the report lists, or
+    # no mate: the checker's "sound" rests on it. Only where the report says it looked at them
+    # all (not incomplete); a mate that cshogi finds after an unlisted check is a failure.
+    if main and r["length"] is not None and not r.get("incomplete") and o.unlisted_nodes > 0:
+        listed = {}
+        for key in ["cooks", "last_move_alternatives", "promotion_choices", "drop_choices",
+                    "detours", "transpositions"]:
+            for a in r.get(key, []):
+                listed.setdefault(a["ply"], set()).add(a["move"])
+        saved = o.nodes
+        o.nodes = o.unlisted_nodes
+        for ply in range(1, len(main) + 1, 2):
+            b = before(ply)
+            for m in list(b.legal_moves):
+                u = cshogi.move_to_usi(m)
+                if u == main[ply - 1] or u in listed.get(ply, ()):
+                    continue
+                b.push(m)
+                if b.is_check():
+                    label = f"unlisted check at {ply} ({u})"
+                    if ply == len(main):
+                        # At the last turn only a mate at once would be an alternative.
+                        if not any(True for _ in b.legal_moves):
+                            fails.append(f"{label}: mates at once")
+                            count("unlisted check", "failed")
+                        else:
+                            count("unlisted check", "no mate at once")
+                    else:
+                        v = o.dfpn(b, True)
+                        if v == "mate":
+                            fails.append(f"{label}: cshogi proves a mate")
+                            count("unlisted check", "failed")
+                        else:
+                            count("unlisted check", f"cshogi: {v}")
+                b.pop()
+        o.nodes = saved
+
     for a in r.get("equal_variations", []):
         ply = a["ply"]
         label = f"変同 at {ply} ({a['move']})"
@@ -392,10 +433,12 @@ def main():
     ap.add_argument("--plies", type=int, default=5,
                     help="cook lines up to this long are settled exhaustively off the main line")
     ap.add_argument("--exhaustive-nodes", type=int, default=200_000)
+    ap.add_argument("--unlisted-nodes", type=int, default=100_000,
+                    help="cshogi DfPn's nodes for each check the report does not list (0: skip)")
     ap.add_argument("--as-given", action="store_true", help="the batch was run with --as-given")
     ap.add_argument("--only", help="comma-separated names to check")
     args = ap.parse_args()
-    o = Oracle(args.nodes, args.plies, args.exhaustive_nodes)
+    o = Oracle(args.nodes, args.plies, args.exhaustive_nodes, args.unlisted_nodes)
     only = set(args.only.split(",")) if args.only else None
     tally, failed = {}, 0
     with open(args.reports, encoding="utf-8") as f:
