@@ -464,7 +464,8 @@ impl Checker {
             // line's positions out of reach.
             let drop_choice = drop_choice && alt.as_ref().is_some_and(|a| a.length.is_some());
             // `None`: whether it keeps off the main line is not known within the budget.
-            // `Some((false, line))`: a mate that keeps off it, with its line when searched.
+            // Otherwise whether every mate comes back to it, and the line after the check of
+            // one that does not, when the test ran.
             let rejoins = if left > 1 && alt.is_some() && !twin && !drop_choice {
                 self.mates_at_all(p, line_from_here)
                     .map(|keeps_off| (keeps_off.is_none(), keeps_off))
