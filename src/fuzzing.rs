@@ -15,7 +15,7 @@ use crate::book::db::{self, DbReader, MemoryBook};
 use crate::book::make::{parse_games, RecordBook};
 use crate::book::{Book, BookOptions, OpeningBook};
 use crate::kifu::{self, GameRecord};
-use crate::mate::{self, SolveLimits, Solver};
+use crate::mate::{self, SolveLimits};
 use crate::movegen::{self, MoveList};
 use crate::position::{parse_move_syntax, Position};
 use crate::types::{Move, PieceType, Square};
@@ -345,12 +345,11 @@ pub fn mate_batch(data: &[u8]) {
     std::thread::Builder::new()
         .stack_size(mate::SOLVER_STACK)
         .spawn(move || {
-            let mut solver = Solver::new(1);
             let limits = || SolveLimits {
                 nodes: Some(BATCH_NODES),
                 ..SolveLimits::default()
             };
-            mate::run_batch(&text, &mut solver, limits, &mut |_| {}, &mut |_, _, _| {});
+            mate::run_batch(&text, 1, 1, limits, &mut |_| {}, &mut |_, _, _| {});
         })
         .expect("a solver thread starts")
         .join()

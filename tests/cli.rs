@@ -214,6 +214,7 @@ fn the_documented_commands_parse() {
         format!("match --engine {me} --engine {me} --gauntlet --engine {fsf} --handicap 2piece --max-plies 256 --rule TryRule --draw 50,40"),
         "mate 7n1/8k/9/8B/9/9/9/9/9 b 2G 1".into(),
         "mate --batch problems.tsv --time 10000".into(),
+        "mate --batch problems.tsv --first --nodes 400000 --jobs 2".into(),
         "mate --first --nodes 100000 --hash 16 sfen 7n1/8k/9/8B/9/9/9/9/9 b 2G 1".into(),
         "tsume check p8/k8/9/S8/9/9/9/9/9 b GN 1".into(),
         "tsume check --nodes 100 --plies 9 --as-given --json --verbose problem.sfen".into(),

@@ -355,6 +355,32 @@ fn the_batch_mode_reports_every_row_and_a_summary() {
         lines[3].starts_with("solved 1 of 2 (nomate 1, unknown 0, errors 0)"),
         "{out}"
     );
+    // Several at once: the same rows, in the file's order, but for the times.
+    std::fs::write(
+        &file,
+        "three\t7n1/8k/9/8B/9/9/9/9/9 b 2G 1\nnone\t4k4/9/9/9/9/9/9/9/4K4 b - 1\n\
+         broken\tnot a sfen\nhead\t4k4/9/4P4/9/9/9/9/9/4K4 b G 1\n",
+    )
+    .unwrap();
+    let rows = |jobs: &str| -> Vec<String> {
+        let args = [
+            "mate", "--hash", "16", "--nodes", "100000", "--jobs", jobs, "--batch",
+        ];
+        let (ok, out, _) = hayate(&[&args[..], &[file.to_str().unwrap()]].concat());
+        assert!(ok, "{out}");
+        // The name, result, plies and nodes of each row, and the summary without the time.
+        out.lines()
+            .map(|l| match l.rsplit_once('\t') {
+                Some((row, _ms)) => row.to_string(),
+                None => l.split("; total").next().unwrap().to_string(),
+            })
+            .collect()
+    };
+    let one = rows("1");
+    assert_eq!(one.len(), 6, "{one:?}");
+    assert!(one[3].starts_with("broken\terror: line 3:"), "{one:?}");
+    assert_eq!(one[5], "solved 2 of 4 (nomate 1, unknown 0, errors 1)");
+    assert_eq!(rows("3"), one);
     let (ok, _, err) = hayate(&["mate", "--batch", dir.join("missing").to_str().unwrap()]);
     assert!(!ok && err.contains("cannot read"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);

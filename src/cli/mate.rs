@@ -29,6 +29,10 @@ pub struct MateArgs {
     /// Solve every row of a TSV of name<TAB>sfen, printing name, result, plies, nodes, time
     #[arg(long, value_name = "FILE", conflicts_with = "position")]
     pub batch: Option<PathBuf>,
+    /// With --batch: how many problems to solve at once (each with a table of --hash
+    /// megabytes); the rows come out in the file's order, the same but for the times
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
     /// The problem: an SFEN (with or without `sfen`), attacker to move
     #[arg(required_unless_present = "batch", num_args = 1..)]
     pub position: Vec<String>,
@@ -91,7 +95,6 @@ pub fn mate(a: MateArgs) -> Outcome {
 }
 
 fn solve(a: MateArgs) -> Outcome {
-    let mut solver = Solver::new(a.hash);
     let limits = || SolveLimits {
         // A time too far off for the clock is no deadline.
         deadline: Instant::now().checked_add(Duration::from_millis(a.time)),
@@ -105,7 +108,8 @@ fn solve(a: MateArgs) -> Outcome {
         let progress = Progress::new("mate", "problems", 0);
         let report = crate::mate::run_batch(
             &text,
-            &mut solver,
+            a.hash,
+            a.jobs as usize,
             limits,
             &mut |line| progress.say(line),
             &mut |done, rows, name| {
@@ -118,6 +122,7 @@ fn solve(a: MateArgs) -> Outcome {
         return Ok(());
     }
     let mut pos = position_argument(&a.position)?;
+    let mut solver = Solver::new(a.hash);
     let start = Instant::now();
     let verdict = solver.solve(&mut pos, limits());
     let ms = start.elapsed().as_millis();

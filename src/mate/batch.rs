@@ -2,17 +2,21 @@
 
 use std::time::Instant;
 
+use super::workers::in_order;
 use super::{SolveLimits, Solver, Verdict};
 use crate::position::Position;
 
-/// Solves each `name<TAB>sfen` row of `text` (blank lines and `#` comments skipped), printing
-/// one tab-separated line per row through `out`, and returns the summary line. Each problem
-/// starts from an empty table, so the times do not depend on the order. `progress` is told
-/// the rows done, the rows in all and the name of the row about to be solved.
+/// Solves each `name<TAB>sfen` row of `text` (blank lines and `#` comments skipped), `jobs` at
+/// a time, printing one tab-separated line per row through `out` in the file's order, and
+/// returns the summary line. Each thread has a solver of `hash_mb` megabytes, and each problem
+/// starts from an empty table, so the results do not depend on the order (nor, but for the
+/// times, on `jobs`). `progress` is told the rows written, the rows in all and the name of the
+/// next row to be written.
 pub fn run_batch(
     text: &str,
-    solver: &mut Solver,
-    limits: impl Fn() -> SolveLimits,
+    hash_mb: usize,
+    jobs: usize,
+    limits: impl Fn() -> SolveLimits + Sync,
     out: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> String {
@@ -24,50 +28,76 @@ pub fn run_batch(
         .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
         .collect();
     let rows = lines.len();
+    let name_of = |i: usize| {
+        let line = lines[i].1;
+        line.split_once('\t').map_or(line, |(n, _)| n)
+    };
     let (mut solved, mut nomate, mut unknown, mut errors) = (0, 0, 0, 0);
     let mut total_ms = 0u128;
-    for (done, &(number, line)) in lines.iter().enumerate() {
-        let (name, sfen) = match line.split_once('\t') {
-            Some((n, s)) => (n, s.trim()),
-            None => (line, ""),
-        };
-        progress(done, rows, name);
-        let mut pos = match Position::from_sfen(sfen.strip_prefix("sfen ").unwrap_or(sfen)) {
-            Ok(p) => p,
-            Err(e) => {
-                errors += 1;
-                out(&format!("{name}\terror: line {}: {e}\t-\t-\t-", number + 1));
-                continue;
+    in_order(
+        rows,
+        jobs,
+        || Solver::new(hash_mb),
+        |solver, i| solve_row(solver, lines[i], &limits),
+        &mut |_, row: Row| {
+            match row.result {
+                "mate" => solved += 1,
+                "nomate" => nomate += 1,
+                "unknown" => unknown += 1,
+                _ => errors += 1,
             }
-        };
-        solver.clear();
-        let start = Instant::now();
-        let verdict = solver.solve(&mut pos, limits());
-        let ms = start.elapsed().as_millis();
-        total_ms += ms;
-        let (result, plies) = match verdict {
-            Verdict::Mate(l) => {
-                solved += 1;
-                ("mate", l.len().to_string())
-            }
-            Verdict::NoMate => {
-                nomate += 1;
-                ("nomate", "-".to_string())
-            }
-            Verdict::Unknown => {
-                unknown += 1;
-                ("unknown", "-".to_string())
-            }
-        };
-        out(&format!(
-            "{name}\t{result}\t{plies}\t{}\t{ms}",
-            solver.nodes()
-        ));
-    }
+            total_ms += row.ms;
+            out(&row.text);
+        },
+        &mut |i| progress(i, rows, name_of(i)),
+    );
     format!(
         "solved {solved} of {rows} (nomate {nomate}, unknown {unknown}, errors {errors}); \
          total {total_ms} ms"
     )
+}
+
+/// One row's outcome: "mate", "nomate", "unknown" or "error", its time and its line.
+struct Row {
+    result: &'static str,
+    ms: u128,
+    text: String,
+}
+
+/// Solves the row `(number, line)` (its line number from 0, and `name<TAB>sfen`).
+fn solve_row(
+    solver: &mut Solver,
+    (number, line): (usize, &str),
+    limits: &dyn Fn() -> SolveLimits,
+) -> Row {
+    let (name, sfen) = match line.split_once('\t') {
+        Some((n, s)) => (n, s.trim()),
+        None => (line, ""),
+    };
+    let mut pos = match Position::from_sfen(sfen.strip_prefix("sfen ").unwrap_or(sfen)) {
+        Ok(p) => p,
+        Err(e) => {
+            return Row {
+                result: "error",
+                ms: 0,
+                text: format!("{name}\terror: line {}: {e}\t-\t-\t-", number + 1),
+            }
+        }
+    };
+    solver.clear();
+    let start = Instant::now();
+    let verdict = solver.solve(&mut pos, limits());
+    let ms = start.elapsed().as_millis();
+    let (result, plies) = match verdict {
+        Verdict::Mate(l) => ("mate", l.len().to_string()),
+        Verdict::NoMate => ("nomate", "-".to_string()),
+        Verdict::Unknown => ("unknown", "-".to_string()),
+    };
+    Row {
+        result,
+        ms,
+        text: format!("{name}\t{result}\t{plies}\t{}\t{ms}", solver.nodes()),
+    }
 }
 
 #[cfg(test)]
@@ -80,12 +110,12 @@ mod tests {
                     head\t4k4/9/4P4/9/9/9/9/9/4K4 b G 1\n\
                     bare\t4k4/9/9/9/9/9/9/9/4K4 b - 1\n\
                     broken\tnot a sfen\n";
-        let mut solver = Solver::new(1);
         let mut lines = Vec::new();
         let mut told = Vec::new();
         let summary = run_batch(
             text,
-            &mut solver,
+            1,
+            1,
             SolveLimits::default,
             &mut |l| lines.push(l.to_string()),
             &mut |done, rows, name| told.push(format!("{done}/{rows} {name}")),

@@ -5,12 +5,8 @@
 //! not depend on the others, nor on how many are checked at once: the rows come out the same,
 //! in the file's order, whatever `jobs` is.
 
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
-
 use super::check::{check_problem, json_string, CheckLimits, Status};
-use super::SOLVER_STACK;
+use super::workers::in_order;
 
 /// How `--batch` writes a problem's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,8 +25,7 @@ struct Row<'a> {
     sfen: &'a str,
 }
 
-/// Checks each `name<TAB>sfen` row of `text`, `jobs` at a time (each on a thread with the
-/// solver's stack), writing a row per problem through `out`, in the file's order and in the
+/// Checks each `name<TAB>sfen` row of `text`, `jobs` at a time, writing a row per problem through `out`, in the file's order and in the
 /// form `rows_as` asks for, and telling `progress` the rows written, the rows in all and the
 /// name of the next row to be written; returns the summary line.
 pub fn check_batch(
@@ -56,51 +51,17 @@ pub fn check_batch(
     }
     // Sound, flawed, nomate, unknown (as `Status` numbers them), errors.
     let mut counts = [0usize; 5];
-    let next = AtomicUsize::new(0);
-    let (sender, results) = mpsc::channel::<(usize, usize, String)>();
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, rows.len().max(1)) {
-            let (rows, next, sender) = (&rows, &next, sender.clone());
-            // A thread that cannot start leaves its share to the others; with none at all
-            // the rows are checked below, on this thread.
-            let _ = std::thread::Builder::new()
-                .stack_size(SOLVER_STACK)
-                .spawn_scoped(scope, move || loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(row) = rows.get(i) else { break };
-                    let (status, text) = check_row(row, limits, rows_as);
-                    if sender.send((i, status, text)).is_err() {
-                        break;
-                    }
-                });
-        }
-        drop(sender);
-        // Rows finished out of order wait here for the ones before them.
-        let mut waiting = BTreeMap::new();
-        let mut written = 0;
-        if let Some(first) = rows.first() {
-            progress(0, rows.len(), first.name);
-        }
-        for (i, status, text) in results {
-            waiting.insert(i, (status, text));
-            while let Some((status, text)) = waiting.remove(&written) {
-                counts[status] += 1;
-                out(&text);
-                written += 1;
-                if let Some(row) = rows.get(written) {
-                    progress(written, rows.len(), row.name);
-                }
-            }
-        }
-        // Whatever no thread took (none could start): here, one after another.
-        while let Some(row) = rows.get(next.fetch_add(1, Ordering::Relaxed)) {
-            progress(written, rows.len(), row.name);
-            let (status, text) = check_row(row, limits, rows_as);
+    in_order(
+        rows.len(),
+        jobs,
+        || (),
+        |_, i| check_row(&rows[i], limits, rows_as),
+        &mut |_, (status, text): (usize, String)| {
             counts[status] += 1;
             out(&text);
-            written += 1;
-        }
-    });
+        },
+        &mut |i| progress(i, rows.len(), rows[i].name),
+    );
     format!(
         "checked {}: sound {}, flawed {}, nomate {}, unknown {}, errors {}",
         rows.len(),

@@ -10,6 +10,7 @@ mod muda;
 mod notation;
 mod parents;
 mod table;
+mod workers;
 
 pub use batch::run_batch;
 pub use check::{

@@ -1,0 +1,114 @@
+//! The rows of a batch (`hayate mate --batch`, `hayate tsume check --batch`) worked on by
+//! several threads at once, their results handed back in the rows' order.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use super::SOLVER_STACK;
+
+/// Works rows `0..rows` on `jobs` threads, each with the solver's deep stack and its own
+/// `state` (a solver, say), made once a thread. `emit` gets each result on the calling
+/// thread, in the rows' order, as soon as the rows before it are done; `starting` is told the
+/// row that the next result will be (before the first, and after each result).
+///
+/// A thread that cannot start leaves its rows to the others, and with none at all the rows
+/// are worked on the calling thread, one after another.
+pub fn in_order<S, T: Send>(
+    rows: usize,
+    jobs: usize,
+    state: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize) -> T + Sync,
+    emit: &mut dyn FnMut(usize, T),
+    starting: &mut dyn FnMut(usize),
+) {
+    let next = AtomicUsize::new(0);
+    let (sender, results) = mpsc::channel::<(usize, T)>();
+    let mut written = 0;
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, rows.max(1)) {
+            let (next, sender, state, work) = (&next, sender.clone(), &state, &work);
+            let _ = std::thread::Builder::new()
+                .stack_size(SOLVER_STACK)
+                .spawn_scoped(scope, move || {
+                    let mut s = state();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= rows || sender.send((i, work(&mut s, i))).is_err() {
+                            break;
+                        }
+                    }
+                });
+        }
+        drop(sender);
+        if rows > 0 {
+            starting(0);
+        }
+        // Results that come before their turn wait here for the rows before them.
+        let mut waiting = BTreeMap::new();
+        for (i, result) in results {
+            waiting.insert(i, result);
+            while let Some(result) = waiting.remove(&written) {
+                emit(written, result);
+                written += 1;
+                if written < rows {
+                    starting(written);
+                }
+            }
+        }
+    });
+    // Whatever no thread took (none could start).
+    let mut s = None;
+    loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= rows {
+            break;
+        }
+        let result = work(s.get_or_insert_with(&state), i);
+        emit(i, result);
+        if i + 1 < rows {
+            starting(i + 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows that finish out of order (the first is the slowest) still come out in order, each
+    /// once, and every thread's state is its own.
+    #[test]
+    fn results_come_back_in_the_rows_order() {
+        for jobs in [1, 2, 5, 40] {
+            let mut got = Vec::new();
+            let mut told = Vec::new();
+            in_order(
+                12,
+                jobs,
+                || 0u32,
+                |calls, i| {
+                    *calls += 1;
+                    if i == 0 {
+                        std::thread::sleep(std::time::Duration::from_millis(30));
+                    }
+                    (i * i, *calls)
+                },
+                &mut |i, (square, _)| got.push((i, square)),
+                &mut |i| told.push(i),
+            );
+            let want: Vec<(usize, usize)> = (0..12).map(|i| (i, i * i)).collect();
+            assert_eq!(got, want, "{jobs} jobs");
+            assert_eq!(told, (0..12).collect::<Vec<_>>(), "{jobs} jobs");
+        }
+    }
+
+    #[test]
+    fn no_rows_is_nothing_to_do() {
+        let (mut emitted, mut told) = (0, 0);
+        in_order(0, 3, || (), |_, i| i, &mut |_, _| emitted += 1, &mut |_| {
+            told += 1
+        });
+        assert_eq!((emitted, told), (0, 0));
+    }
+}
