@@ -10,6 +10,7 @@ pub mod eval;
 /// The fuzz targets' bodies, shared with the corpus replay test; not an API.
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod json;
 pub mod kifu;
 pub mod mate;
 pub mod movegen;

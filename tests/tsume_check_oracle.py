@@ -218,35 +218,18 @@ class Oracle:
         return seen
 
     def mates_avoiding(self, b, avoid, bound, budget):
-        """Exhaustive: whether the attacker (to move) mates within `bound` plies without
-        reaching a position of `avoid`. None when the budget of nodes ran out."""
+        """Exhaustive: whether the attacker mates within `bound` plies from `b` (the defender
+        to move, after a check) without reaching a position of `avoid`. None when the budget
+        of nodes ran out."""
         # A copy: running out of budget leaves it somewhere down the tree.
         b = b.copy()
         known = {}
 
-        def attack(n):
-            if n <= 0:
-                return False
-            key = (position_key(b), n)
-            if key in known:
-                return known[key]
-            budget[0] -= 1
-            if budget[0] < 0:
-                raise TimeoutError
-            found = False
-            for m in b.legal_moves:
-                b.push(m)
-                if b.is_check() and position_key(b) not in avoid:
-                    found = defend(n - 1)
-                b.pop()
-                if found:
-                    break
-            known[key] = found
-            return found
-
-        def defend(n):
+        def search(n, attacking):
+            """At an attacker turn: whether some check mates within n plies; at a defender
+            turn: whether every reply is mated within them."""
             moves = list(b.legal_moves)
-            if not moves:
+            if not attacking and not moves:
                 return True
             if n <= 0:
                 return False
@@ -256,18 +239,21 @@ class Oracle:
             budget[0] -= 1
             if budget[0] < 0:
                 raise TimeoutError
-            ok = True
+            result = not attacking
             for m in moves:
                 b.push(m)
-                ok = position_key(b) not in avoid and attack(n - 1)
+                ok = (not attacking or b.is_check()) and position_key(b) not in avoid
+                ok = ok and search(n - 1, not attacking)
                 b.pop()
-                if not ok:
+                # A mate found (attacker turn) or a defence that holds (defender turn).
+                if ok == attacking:
+                    result = attacking
                     break
-            known[key] = ok
-            return ok
+            known[key] = result
+            return result
 
         try:
-            return defend(bound)
+            return search(bound, False)
         except TimeoutError:
             budget[0] = -1
             return None

@@ -15,28 +15,10 @@
 //! Black's side, a mate counting as ±`MATE_CP` in `score_cp`.
 
 use super::{Analysis, Eval, SideSummary, BLUNDER, INACCURACY, LOSS_CLIP, MATE_CP, MISTAKE};
+use crate::json::quote;
 use crate::kifu::ki2::{ki2_move, write_line};
 use crate::position::Position;
 use crate::types::{Color, Move};
-
-/// `s` as a JSON string literal.
-pub(super) fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
 
 fn side(c: Color) -> &'static str {
     if c == Color::Black {

@@ -35,6 +35,7 @@ use std::collections::HashMap;
 use super::bounded::{BoundedSearch, Oracle};
 use super::{japanese_line, muda, SolveLimits, Solver, Verdict};
 use crate::attacks;
+use crate::json::quote;
 use crate::movegen::{generate_checks, generate_legal, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Hand, Move, PieceType, Square};
@@ -1208,7 +1209,7 @@ impl Report {
             self.status.name(),
             self.reason
                 .as_ref()
-                .map_or("null".to_string(), |r| json_string(r)),
+                .map_or("null".to_string(), |r| quote(r)),
             self.length.map_or("null".to_string(), |n| n.to_string()),
             json_moves(&self.main_line),
             self.length_at_most
@@ -1340,22 +1341,6 @@ fn cook_line_off_the_main_line(
         cook.line = [cook.mv].into_iter().chain(line).collect();
     }
     cook
-}
-
-/// `s` as a JSON string, quotes included.
-pub(super) fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@
 //! not depend on the others, nor on how many are checked at once: the rows come out the same,
 //! in the file's order, whatever `jobs` is.
 
-use super::check::{check_problem, json_string, CheckLimits, Status};
+use super::check::{check_problem, CheckLimits, Status};
 use super::workers::in_order;
+use crate::json::quote;
 
 /// How `--batch` writes a problem's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,12 +84,12 @@ fn check_row(row: &Row, limits: &CheckLimits, rows_as: BatchRows) -> (usize, Str
         (BatchRows::Table, Err(e)) => format!("{name}\terror: line {}: {e}\t-\t-", number + 1),
         // The report's object with the name put in front of its first field.
         (BatchRows::Json { verbose }, Ok(r)) => {
-            format!("{{\"name\":{},{}", json_string(name), &r.json(verbose)[1..])
+            format!("{{\"name\":{},{}", quote(name), &r.json(verbose)[1..])
         }
         (BatchRows::Json { .. }, Err(e)) => format!(
             "{{\"name\":{},\"error\":{}}}",
-            json_string(name),
-            json_string(&format!("line {}: {e}", number + 1))
+            quote(name),
+            quote(&format!("line {}: {e}", number + 1))
         ),
     };
     (status, text)
