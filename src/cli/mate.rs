@@ -29,8 +29,9 @@ pub struct MateArgs {
     /// Solve every row of a TSV of name<TAB>sfen, printing name, result, plies, nodes, time
     #[arg(long, value_name = "FILE", conflicts_with = "position")]
     pub batch: Option<PathBuf>,
-    /// With --batch: how many problems to solve at once (each with a table of --hash
-    /// megabytes); the rows come out in the file's order, the same but for the times
+    /// With --batch: how many problems to solve at once, each with a table of --hash
+    /// megabytes (so N times the memory); the rows come out in the file's order, the same but
+    /// for the times
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
     /// The problem: an SFEN (with or without `sfen`), attacker to move
@@ -65,8 +66,8 @@ pub struct CheckArgs {
     /// Check every row of a TSV of name<TAB>sfen
     #[arg(long, value_name = "FILE", conflicts_with = "problem")]
     pub batch: Option<PathBuf>,
-    /// With --batch: how many problems to check at once (each on a core of its own, with
-    /// the memory of one check); the rows come out the same, in the file's order
+    /// With --batch: how many problems to check at once, each with the memory of one check
+    /// (about 250 MB at the default --nodes); the rows come out the same, in the file's order
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
     /// The problem: an SFEN, or a file holding one (on its first line, or as name<TAB>sfen)
