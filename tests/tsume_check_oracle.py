@@ -20,8 +20,9 @@ him, unless `--as-given` was used; pass `--as-given` here too then):
     line replays to a mate that passes through no position of the main line from that turn on;
     where the line is short (`--plies`), an exhaustive AND/OR search that counts every position
     of the main line from that turn on as a failure shows that a mate keeping off the main line
-    exists; otherwise cshogi proves a mate after it (its solver cannot be told to avoid the main
-    line, so that a mate comes back to it is then not checked);
+    exists; otherwise cshogi proves a mate after it, and its proof, walked with every defence,
+    shows one when none of its positions is on the main line (its solver cannot be told to
+    avoid them, so when its proof passes through one this is left unchecked);
   - 最終手余詰: the move mates at once;
   - 成生非限定, 打ち場所非限定, 手順前後 and 迂回: the move is a check after which cshogi proves
     a mate;
@@ -139,16 +140,18 @@ class Oracle:
             return "mate"
         return "nomate" if d.searched_node < self.nodes else "unknown"
 
-    def proof_holds(self, b, and_node, budget, path=None):
+    def proof_holds(self, b, and_node, budget, path=None, avoid=frozenset()):
         """Walks cshogi's proof of a mate from `b` with every defence: at an attacker turn the
         move its solver gives, at a defender turn every legal reply, non-promotions included
         (its solver leaves some of them out, so its "mate" can be wrong: muso071, after ▲9八飛
         at the first move, where only the rook's non-promotion △6九飛 refutes ▲6九桂). True when
         the whole tree holds, False when a defence that cshogi itself cannot mate is found,
-        None when `budget` (positions) runs out or the walk comes round to a position again."""
+        None when `budget` (positions) runs out, the walk comes round to a position again, or
+        it reaches one of `avoid` (a proof through them is no proof that a mate keeps off
+        them)."""
         path = set() if path is None else path
         key = position_key(b)
-        if key in path:
+        if key in path or key in avoid:
             return None
         budget[0] -= 1
         if budget[0] < 0:
@@ -158,7 +161,7 @@ class Oracle:
             if and_node:
                 for r in list(b.legal_moves):
                     b.push(r)
-                    v = self.proof_holds(b, False, budget, path)
+                    v = self.proof_holds(b, False, budget, path, avoid)
                     b.pop()
                     if v is not True:
                         return v
@@ -171,7 +174,7 @@ class Oracle:
                 return False if d.searched_node < self.nodes else None
             m = b.move_from_usi(cshogi.move_to_usi(d.get_move(fresh)))
             b.push(m)
-            v = self.proof_holds(b, True, budget, path) if b.is_check() else False
+            v = self.proof_holds(b, True, budget, path, avoid) if b.is_check() else False
             b.pop()
             return v
         finally:
@@ -365,8 +368,16 @@ def check_report(o, r, as_given, tally):
                 if budget[0] < 0:
                     break
         v = o.dfpn(b, True)
-        if v == "mate":
-            count(kind, "confirmed by cshogi" + (" (a mate; the detour not checked)" if avoid_main else ""))
+        if v == "mate" and avoid_main:
+            # cshogi's proof walked with every defence: when no position of it is on the main
+            # line, a mate keeps off the main line.
+            avoid = frozenset(main_positions[ply - 1 :])
+            if o.proof_holds(b.copy(), True, [o.proof_positions], None, avoid):
+                count(kind, "confirmed off the main line by cshogi's proof, walked")
+            else:
+                count(kind, "confirmed by cshogi (a mate; the detour not checked)")
+        elif v == "mate":
+            count(kind, "confirmed by cshogi")
         else:
             notes.append(f"{label}: cshogi says {v}")
             count(kind, f"cshogi: {v}")
