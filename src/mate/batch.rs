@@ -41,10 +41,10 @@ pub fn run_batch(
         |solver, i| solve_row(solver, lines[i], &limits),
         &mut |_, row: Row| {
             match row.result {
-                "mate" => solved += 1,
-                "nomate" => nomate += 1,
-                "unknown" => unknown += 1,
-                _ => errors += 1,
+                RowResult::Mate => solved += 1,
+                RowResult::NoMate => nomate += 1,
+                RowResult::Unknown => unknown += 1,
+                RowResult::Error => errors += 1,
             }
             total_ms += row.ms;
             out(&row.text);
@@ -57,9 +57,18 @@ pub fn run_batch(
     )
 }
 
-/// One row's outcome: "mate", "nomate", "unknown" or "error", its time and its line.
+/// What a row came to, for the summary.
+enum RowResult {
+    Mate,
+    NoMate,
+    Unknown,
+    /// The row could not be read.
+    Error,
+}
+
+/// One row's outcome, its time and its line of output.
 struct Row {
-    result: &'static str,
+    result: RowResult,
     ms: u128,
     text: String,
 }
@@ -78,7 +87,7 @@ fn solve_row(
         Ok(p) => p,
         Err(e) => {
             return Row {
-                result: "error",
+                result: RowResult::Error,
                 ms: 0,
                 text: format!("{name}\terror: line {}: {e}\t-\t-\t-", number + 1),
             }
@@ -88,15 +97,15 @@ fn solve_row(
     let start = Instant::now();
     let verdict = solver.solve(&mut pos, limits());
     let ms = start.elapsed().as_millis();
-    let (result, plies) = match verdict {
-        Verdict::Mate(l) => ("mate", l.len().to_string()),
-        Verdict::NoMate => ("nomate", "-".to_string()),
-        Verdict::Unknown => ("unknown", "-".to_string()),
+    let (result, word, plies) = match verdict {
+        Verdict::Mate(l) => (RowResult::Mate, "mate", l.len().to_string()),
+        Verdict::NoMate => (RowResult::NoMate, "nomate", "-".to_string()),
+        Verdict::Unknown => (RowResult::Unknown, "unknown", "-".to_string()),
     };
     Row {
         result,
         ms,
-        text: format!("{name}\t{result}\t{plies}\t{}\t{ms}", solver.nodes()),
+        text: format!("{name}\t{word}\t{plies}\t{}\t{ms}", solver.nodes()),
     }
 }
 
