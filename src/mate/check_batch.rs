@@ -19,6 +19,9 @@ pub enum BatchRows {
     Json { verbose: bool },
 }
 
+/// Where a row that cannot be read is counted, after the four `Status` counts.
+const ERRORS: usize = 4;
+
 /// One row of the file: its line number (from 0), name and SFEN.
 struct Row<'a> {
     number: usize,
@@ -26,9 +29,10 @@ struct Row<'a> {
     sfen: &'a str,
 }
 
-/// Checks each `name<TAB>sfen` row of `text`, `jobs` at a time, writing a row per problem through `out`, in the file's order and in the
-/// form `rows_as` asks for, and telling `progress` the rows written, the rows in all and the
-/// name of the next row to be written; returns the summary line.
+/// Checks each `name<TAB>sfen` row of `text`, `jobs` at a time, writing a row per problem
+/// through `out`, in the file's order and in the form `rows_as` asks for, and telling
+/// `progress` the rows written, the rows in all and the name of the next row to be written;
+/// returns the summary line.
 pub fn check_batch(
     text: &str,
     limits: &CheckLimits,
@@ -51,7 +55,7 @@ pub fn check_batch(
         out("name\tverdict\tplies\tflaws");
     }
     // Sound, flawed, nomate, unknown (as `Status` numbers them), errors.
-    let mut counts = [0usize; 5];
+    let mut counts = [0usize; ERRORS + 1];
     in_order(
         rows.len(),
         jobs,
@@ -70,15 +74,15 @@ pub fn check_batch(
         counts[Status::Flawed as usize],
         counts[Status::NoMate as usize],
         counts[Status::Unknown as usize],
-        counts[4]
+        counts[ERRORS]
     )
 }
 
-/// Checks one row: the index of its count (its status, or 4 for an error) and its text.
+/// Checks one row: the index of its count (its status, or `ERRORS`) and its text.
 fn check_row(row: &Row, limits: &CheckLimits, rows_as: BatchRows) -> (usize, String) {
     let Row { number, name, sfen } = *row;
     let result = check_problem(sfen, limits);
-    let status = result.as_ref().map_or(4, |r| r.status as usize);
+    let status = result.as_ref().map_or(ERRORS, |r| r.status as usize);
     let text = match (rows_as, result) {
         (BatchRows::Table, Ok(r)) => format!("{name}\t{}", r.row()),
         (BatchRows::Table, Err(e)) => format!("{name}\terror: line {}: {e}\t-\t-", number + 1),
