@@ -375,6 +375,7 @@ def check_report(o, r, as_given, tally):
             if o.proof_holds(b.copy(), True, [o.proof_positions], None, avoid):
                 count(kind, "confirmed off the main line by cshogi's proof, walked")
             else:
+                notes.append(f"{label}: a mate, but cshogi's proof passes through the main line")
                 count(kind, "confirmed by cshogi (a mate; the detour not checked)")
         elif v == "mate":
             count(kind, "confirmed by cshogi")
