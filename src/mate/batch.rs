@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use super::workers::in_order;
+use super::workers::{in_order, rows, Row};
 use super::{SolveLimits, Solver, Verdict};
 use crate::position::Position;
 
@@ -21,17 +21,8 @@ pub fn run_batch(
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> String {
     out("name\tresult\tplies\tnodes\ttime_ms");
-    let lines: Vec<(usize, &str)> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i, l.trim_end_matches('\r')))
-        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
-        .collect();
+    let lines = rows(text);
     let rows = lines.len();
-    let name_of = |i: usize| {
-        let line = lines[i].1;
-        line.split_once('\t').map_or(line, |(n, _)| n)
-    };
     let (mut solved, mut nomate, mut unknown, mut errors) = (0, 0, 0, 0);
     let mut total_ms = 0u128;
     in_order(
@@ -39,7 +30,7 @@ pub fn run_batch(
         jobs,
         || Solver::new(hash_mb),
         |solver, i| solve_row(solver, lines[i], &limits),
-        &mut |_, row: Row| {
+        &mut |_, row: Solved| {
             match row.result {
                 RowResult::Mate => solved += 1,
                 RowResult::NoMate => nomate += 1,
@@ -49,7 +40,7 @@ pub fn run_batch(
             total_ms += row.ms;
             out(&row.text);
         },
-        &mut |i| progress(i, rows, name_of(i)),
+        &mut |i| progress(i, rows, lines[i].name),
     );
     format!(
         "solved {solved} of {rows} (nomate {nomate}, unknown {unknown}, errors {errors}); \
@@ -67,26 +58,20 @@ enum RowResult {
 }
 
 /// One row's outcome, its time and its line of output.
-struct Row {
+struct Solved {
     result: RowResult,
     ms: u128,
     text: String,
 }
 
-/// Solves the row `(number, line)` (its line number from 0, and `name<TAB>sfen`).
-fn solve_row(
-    solver: &mut Solver,
-    (number, line): (usize, &str),
-    limits: &dyn Fn() -> SolveLimits,
-) -> Row {
-    let (name, sfen) = match line.split_once('\t') {
-        Some((n, s)) => (n, s.trim()),
-        None => (line, ""),
-    };
+/// Solves one row of the file.
+fn solve_row(solver: &mut Solver, row: Row, limits: &dyn Fn() -> SolveLimits) -> Solved {
+    let Row { number, name, sfen } = row;
+    let sfen = sfen.trim();
     let mut pos = match Position::from_sfen(sfen.strip_prefix("sfen ").unwrap_or(sfen)) {
         Ok(p) => p,
         Err(e) => {
-            return Row {
+            return Solved {
                 result: RowResult::Error,
                 ms: 0,
                 text: format!("{name}\terror: line {}: {e}\t-\t-\t-", number + 1),
@@ -102,7 +87,7 @@ fn solve_row(
         Verdict::NoMate => (RowResult::NoMate, "nomate", "-".to_string()),
         Verdict::Unknown => (RowResult::Unknown, "unknown", "-".to_string()),
     };
-    Row {
+    Solved {
         result,
         ms,
         text: format!("{name}\t{word}\t{plies}\t{}\t{ms}", solver.nodes()),

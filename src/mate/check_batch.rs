@@ -6,7 +6,7 @@
 //! in the file's order, whatever `jobs` is.
 
 use super::check::{check_problem, CheckLimits, Status};
-use super::workers::in_order;
+use super::workers::{in_order, rows, Row};
 use crate::json::quote;
 
 /// How `--batch` writes a problem's result.
@@ -22,13 +22,6 @@ pub enum BatchRows {
 /// Where a row that cannot be read is counted, after the four `Status` counts.
 const ERRORS: usize = 4;
 
-/// One row of the file: its line number (from 0), name and SFEN.
-struct Row<'a> {
-    number: usize,
-    name: &'a str,
-    sfen: &'a str,
-}
-
 /// Checks each `name<TAB>sfen` row of `text`, `jobs` at a time, writing a row per problem
 /// through `out`, in the file's order and in the form `rows_as` asks for, and telling
 /// `progress` the rows written, the rows in all and the name of the next row to be written;
@@ -41,16 +34,7 @@ pub fn check_batch(
     out: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> String {
-    let rows: Vec<Row> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i, l.trim_end_matches('\r')))
-        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|(number, line)| {
-            let (name, sfen) = line.split_once('\t').unwrap_or((line, ""));
-            Row { number, name, sfen }
-        })
-        .collect();
+    let rows = rows(text);
     if rows_as == BatchRows::Table {
         out("name\tverdict\tplies\tflaws");
     }
@@ -60,7 +44,7 @@ pub fn check_batch(
         rows.len(),
         jobs,
         || (),
-        |_, i| check_row(&rows[i], limits, rows_as),
+        |_, i| check_row(rows[i], limits, rows_as),
         &mut |_, (status, text): (usize, String)| {
             counts[status] += 1;
             out(&text);
@@ -79,8 +63,8 @@ pub fn check_batch(
 }
 
 /// Checks one row: the index of its count (its status, or `ERRORS`) and its text.
-fn check_row(row: &Row, limits: &CheckLimits, rows_as: BatchRows) -> (usize, String) {
-    let Row { number, name, sfen } = *row;
+fn check_row(row: Row, limits: &CheckLimits, rows_as: BatchRows) -> (usize, String) {
+    let Row { number, name, sfen } = row;
     let result = check_problem(sfen, limits);
     let status = result.as_ref().map_or(ERRORS, |r| r.status as usize);
     let text = match (rows_as, result) {

@@ -7,6 +7,29 @@ use std::sync::mpsc;
 
 use super::SOLVER_STACK;
 
+/// One problem of a batch file: its line number (from 0), its name and the text after the
+/// first tab (empty when there is none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row<'a> {
+    pub number: usize,
+    pub name: &'a str,
+    pub sfen: &'a str,
+}
+
+/// The `name<TAB>sfen` rows of a batch file: blank lines and `#` comments skipped, a carriage
+/// return at a line's end dropped.
+pub fn rows(text: &str) -> Vec<Row<'_>> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i, l.trim_end_matches('\r')))
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(number, line)| {
+            let (name, sfen) = line.split_once('\t').unwrap_or((line, ""));
+            Row { number, name, sfen }
+        })
+        .collect()
+}
+
 /// Works rows `0..rows` on `jobs` threads, each with the solver's deep stack and its own
 /// `state` (a solver, say), made once a thread. `emit` gets each result on the calling
 /// thread, in the rows' order, as soon as the rows before it are done; `starting` is told the
@@ -113,6 +136,29 @@ mod tests {
                 "{jobs} jobs"
             );
         }
+    }
+
+    #[test]
+    fn a_batch_file_is_read_row_by_row() {
+        let text = "# a comment\r\none\tsfen 1\r\n\n  \nbare\nthree\ta\tb\n";
+        let want = [
+            Row {
+                number: 1,
+                name: "one",
+                sfen: "sfen 1",
+            },
+            Row {
+                number: 4,
+                name: "bare",
+                sfen: "",
+            },
+            Row {
+                number: 5,
+                name: "three",
+                sfen: "a\tb",
+            },
+        ];
+        assert_eq!(rows(text), want);
     }
 
     #[test]
