@@ -584,6 +584,10 @@ impl Solver {
             let r = self.visit(pos, child_thpn, child_thdn, ply + 1);
             self.leave(full);
             pos.undo_move(c.m);
+            // This node's own entry and link are written when it is left, which may be now:
+            // after a search below, they are no longer in the cache.
+            self.table.prefetch(key);
+            self.links.prefetch(NodeId { key, hand });
             let child = &mut self.children[base + s.best];
             child.pn = r.pn;
             child.dn = r.dn;
@@ -927,6 +931,9 @@ impl Solver {
                 hand = hand.plus_one(captured.piece_type().unpromote());
             }
         }
+        // The parent links of the child are read if it is searched (the double-count test):
+        // start loading them now, with the table's cluster.
+        self.links.prefetch(NodeId { key, hand });
         let mut c = Child {
             m,
             key,
