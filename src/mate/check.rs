@@ -429,7 +429,21 @@ impl Checker {
             let drop_choice = is_drop_choice(p, m, main);
             p.do_move(m);
             self.after_check_of_exact(p, left);
-            let fast = self.and_value(p, left - 1);
+            // Most checks do not mate at all, which one df-pn search of the defender's turn
+            // usually shows sooner than the bounded search shows that there is no mate within
+            // the plies left. So df-pn goes first, and only a check that mates, or that it
+            // cannot settle, is given to the bounded search for its length (which the proof
+            // and line df-pn leaves in its table make cheaper). At the last turn only a mate
+            // at once counts, which the bounded search answers at once.
+            let any = if left > 1 {
+                self.mates_at_all(p, &[])
+            } else {
+                None
+            };
+            let fast = match any {
+                Some(None) => None,
+                _ => self.and_value(p, left - 1),
+            };
             let alt = match fast {
                 Some(k) => self.principal(p, k).map(|(mut sub, _)| {
                     sub.insert(0, m);
@@ -442,7 +456,7 @@ impl Checker {
                 }),
                 // At the last turn only a mate at once counts as an alternative.
                 None if left == 1 => None,
-                None => match self.mates_at_all(p, &[]) {
+                None => match any {
                     Some(Some(sub)) => {
                         let mut line = vec![m];
                         line.extend(sub);
