@@ -719,6 +719,22 @@ fn an_unsettled_distance_still_gets_an_upper_bound() {
     assert!(settled.json(false).contains("\"length_at_most\":null"));
 }
 
+/// 将棋無双 79 (`muso079` in tests/data/tsume_classics.tsv): 11 plies as published, but the
+/// solver's proof tree is 21 plies deep, since it counts the defender's useless interpositions
+/// as defences.
+const MUSO079: &str = "9/7B1/9/9/n1p6/+p8/4n4/+B1k1S4/N8 b G2S2r3gsn4l16p 1";
+
+#[test]
+fn the_distance_is_sought_from_the_solvers_line_not_its_deeper_proof() {
+    // Narrowing the bound down from the proof's 21 plies took about 4.2M nodes before the
+    // distance came out (a proof within 19 plies is a wide search); from the line's 11 plies
+    // it comes out within 400k, and the main line with it within 800k.
+    let r = check_problem(MUSO079, &limits(800_000)).unwrap();
+    assert_eq!(r.length, Some(11), "{}", r.row());
+    assert_eq!(r.main_line.len(), 11);
+    assert_eq!(verify_tsume_line(&full(MUSO079), &r.main_line), Ok(()));
+}
+
 #[test]
 fn bad_input_is_an_error_not_a_panic() {
     for bad in [

@@ -319,15 +319,20 @@ impl Checker {
                 n
             }
         };
-        // The depth of the solver's (shortest) proof tree is a mate within that many plies,
-        // the first bound. Its line is not always against the longest defence, so without the
-        // depth its length is only a first guess. A bound that holds no mate is widened by a
-        // quarter until the limit.
+        // The depth of the solver's (shortest) proof tree is a mate within that many plies
+        // (the bounded search takes it from the solver's table), but it counts useless
+        // interpositions as defences, so it can be far above the distance. The solver's line
+        // leaves them out, and its length is the first guess: a bound that holds a mate is
+        // narrowed two plies at a time, and one that holds none is widened by a quarter until
+        // the limit. A proof within a bound far above the distance is the dear question
+        // (muso079, 11 plies with a proof tree of 21: the proof within 19 took 2.5M nodes of
+        // the bounded search and 1.7M of useless-drop proofs, the proofs within 17 to 11 and
+        // the disproof within 9 about 24k together).
         let max_plies = limits.max_plies.min(MAX_PLIES);
         let first_guess = self
             .solver
             .proof_depth()
-            .map_or(solver_length, |depth| depth as usize);
+            .map_or(solver_length, |depth| (depth as usize).min(solver_length));
         let mut bound = (first_guess.min(u16::MAX as usize) as u16).clamp(1, max_plies.max(1)) | 1;
         let found = loop {
             let bound_now = bound.min(max_plies);
