@@ -440,12 +440,12 @@ impl Checker {
             // cannot settle, is given to the bounded search for its length (which the proof
             // and line df-pn leaves in its table make cheaper). At the last turn only a mate
             // at once counts, which the bounded search answers at once.
-            let any = if left > 1 {
+            let at_all = if left > 1 {
                 self.mates_at_all(p, &[])
             } else {
                 None
             };
-            let fast = match any {
+            let fast = match at_all {
                 Some(None) => None,
                 _ => self.and_value(p, left - 1),
             };
@@ -461,7 +461,7 @@ impl Checker {
                 }),
                 // At the last turn only a mate at once counts as an alternative.
                 None if left == 1 => None,
-                None => match any {
+                None => match at_all {
                     Some(Some(sub)) => {
                         let mut line = vec![m];
                         line.extend(sub);
