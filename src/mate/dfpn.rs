@@ -584,10 +584,6 @@ impl Solver {
             let r = self.visit(pos, child_thpn, child_thdn, ply + 1);
             self.leave(full);
             pos.undo_move(c.m);
-            // This node's own entry and link are written when it is left, which may be now:
-            // after a search below, they are no longer in the cache.
-            self.table.prefetch(key);
-            self.links.prefetch(NodeId { key, hand });
             let child = &mut self.children[base + s.best];
             child.pn = r.pn;
             child.dn = r.dn;
