@@ -735,6 +735,24 @@ fn the_distance_is_sought_from_the_solvers_line_not_its_deeper_proof() {
     assert_eq!(verify_tsume_line(&full(MUSO079), &r.main_line), Ok(()));
 }
 
+/// 将棋無双 33 (`muso033` in tests/data/tsume_classics.tsv): 25 plies, sound. At ply 11 the
+/// check ▲8三金 (the main line plays ▲6二角) takes df-pn about 1.1M nodes to refute.
+const MUSO033: &str = "2g1b4/l1p1ss3/kN1r1B3/3p+R4/p3P+p3/+lL1s5/9/9/1P7 b 3Gs3nl12p 1";
+
+#[test]
+fn a_check_its_share_leaves_unsettled_gets_what_the_budget_has_left() {
+    // With 2.5M nodes each check's first share is 500k, too few for ▲8三金 at ply 11: the
+    // walk of the main line puts it off, and takes it up again with what is left once the
+    // rest is done. Before, the report stopped there, incomplete, with 1.47M nodes spent.
+    let budget = 2_500_000;
+    let r = check_problem(MUSO033, &limits(budget)).unwrap();
+    assert_eq!(r.status, Status::Sound, "{}", r.human(false));
+    assert!(!r.incomplete);
+    assert!(r.nodes <= budget);
+    assert_eq!(r.length, Some(25));
+    assert_eq!(verify_tsume_line(&full(MUSO033), &r.main_line), Ok(()));
+}
+
 #[test]
 fn bad_input_is_an_error_not_a_panic() {
     for bad in [
