@@ -753,6 +753,45 @@ fn a_check_its_share_leaves_unsettled_gets_what_the_budget_has_left() {
     assert_eq!(verify_tsume_line(&full(MUSO033), &r.main_line), Ok(()));
 }
 
+/// 将棋無双 89 (`muso089` in tests/data/tsume_classics.tsv): no mate as given (an unsound
+/// original), with six checks at the first move.
+const MUSO089: &str = "3S1+L3/p5pll/4p3n/4s4/+pS5n1/2+bp2P1N/+R1S3B2/R1+p1P2p1/2k2P2P b 3P4gnl4p 1";
+
+#[test]
+fn a_check_whose_defences_outlast_their_shares_still_gets_a_refutation() {
+    // At 600k nodes each defence first gets 12k (a fiftieth). Every defence of ▲7八飛 (the
+    // rook taking the tokin) needs more, so it had no refutation; now the defences of such a
+    // check are tried again with what the budget has left, and △同玉 refutes it.
+    let r = check_problem(MUSO089, &limits(600_000)).unwrap();
+    assert_eq!(r.status, Status::NoMate, "{}", r.human(false));
+    assert_eq!(r.refutations.len(), 6);
+    let pos = full(MUSO089);
+    for &(check, refutation) in &r.refutations {
+        let refutation = refutation.unwrap_or_else(|| panic!("no refutation of {}", usi(&[check])));
+        let mut p = pos.clone();
+        p.do_move(check);
+        let mut replies = MoveList::new();
+        generate_legal(&p, &mut replies);
+        assert!(replies.contains(&refutation));
+        // A fresh solver agrees that nothing mates after it.
+        p.do_move(refutation);
+        let v = Solver::new(16).solve(
+            &mut p,
+            SolveLimits {
+                nodes: Some(2_000_000),
+                ..SolveLimits::default()
+            },
+        );
+        assert_eq!(
+            v,
+            Verdict::NoMate,
+            "{} {}",
+            usi(&[check]),
+            usi(&[refutation])
+        );
+    }
+}
+
 #[test]
 fn bad_input_is_an_error_not_a_panic() {
     for bad in [
