@@ -211,15 +211,12 @@ struct Checker {
     early_mates: bool,
     /// Checks at the main line's attacker turns that the walk could not settle within their
     /// share of the budget, for [`Checker::settle_deferred`].
-    deferred: Vec<Deferred>,
+    deferred: Vec<PutOff>,
 }
 
-/// A check other than the main line's at one of its attacker turns, as
-/// [`Checker::examine_check`] needs it.
-struct Deferred {
-    /// The position before the check.
-    position: Position,
-    check: Move,
+/// An attacker turn of the main line, as [`Checker::examine_check`] sees it.
+#[derive(Clone, Copy)]
+struct Turn<'a> {
     /// The main line's move there.
     main: Move,
     /// The turn's ply, counted from 1.
@@ -227,7 +224,29 @@ struct Deferred {
     /// The plies of the main line from that turn on.
     left: u16,
     /// The main line's positions from that turn on (full keys), for the detour test.
+    line_from_here: &'a [u64],
+}
+
+/// The checks at one attacker turn that the walk of the main line put off, with the turn.
+struct PutOff {
+    /// The position at the turn.
+    position: Position,
+    main: Move,
+    ply: usize,
+    left: u16,
     line_from_here: Vec<u64>,
+    checks: Vec<Move>,
+}
+
+impl PutOff {
+    fn turn(&self) -> Turn<'_> {
+        Turn {
+            main: self.main,
+            ply: self.ply,
+            left: self.left,
+            line_from_here: &self.line_from_here,
+        }
+    }
 }
 
 /// Checks the problem in `sfen` (attacker to move).
@@ -450,21 +469,30 @@ impl Checker {
         let mut checks = MoveList::new();
         generate_checks(p, &mut checks);
         let cap = (self.budget / 5).max(20_000);
+        let turn = Turn {
+            main,
+            ply,
+            left,
+            line_from_here,
+        };
+        let mut put_off = Vec::new();
         for &m in checks.iter() {
             if m == main || self.aborted {
                 continue;
             }
-            let check = Deferred {
+            if !self.examine_check(p, turn, m, cap, report) {
+                put_off.push(m);
+            }
+        }
+        if !put_off.is_empty() {
+            self.deferred.push(PutOff {
                 position: p.clone(),
-                check: m,
                 main,
                 ply,
                 left,
                 line_from_here: line_from_here.to_vec(),
-            };
-            if !self.examine_check(p, &check, cap, report) {
-                self.deferred.push(check);
-            }
+                checks: put_off,
+            });
         }
     }
 
@@ -477,16 +505,15 @@ impl Checker {
     /// stopped at 2.03M of its 5M). What they show is put in ply order with the rest.
     fn settle_deferred(&mut self, report: &mut Report) {
         let deferred = std::mem::take(&mut self.deferred);
-        for (i, check) in deferred.iter().enumerate() {
-            if self.aborted {
-                report.incomplete = true;
-                continue;
-            }
-            let left = self.budget.saturating_sub(self.nodes);
-            let cap = left / (deferred.len() - i) as u64;
-            let mut p = check.position.clone();
-            if !self.examine_check(&mut p, check, cap, report) {
-                report.incomplete = true;
+        let mut waiting: usize = deferred.iter().map(|d| d.checks.len()).sum();
+        for d in &deferred {
+            let mut p = d.position.clone();
+            for &m in &d.checks {
+                let share = self.budget.saturating_sub(self.nodes) / waiting as u64;
+                waiting -= 1;
+                if self.aborted || !self.examine_check(&mut p, d.turn(), m, share, report) {
+                    report.incomplete = true;
+                }
             }
         }
         for list in [
@@ -501,25 +528,24 @@ impl Checker {
         }
     }
 
-    /// Examines one check other than the main line's at an attacker turn (`p` before it),
+    /// Examines the check `m`, not the main line's, at an attacker turn (`p` before it),
     /// with df-pn's searches capped at `cap` nodes, and reports what it is when it mates.
     /// Returns `false` when it is not settled: whether it mates at all, or whether its mate
     /// keeps off the main line.
     fn examine_check(
         &mut self,
         p: &mut Position,
-        check: &Deferred,
+        turn: Turn<'_>,
+        m: Move,
         cap: u64,
         report: &mut Report,
     ) -> bool {
-        let Deferred {
-            check: m,
+        let Turn {
             main,
             ply,
             left,
-            ..
-        } = *check;
-        let line_from_here = &check.line_from_here[..];
+            line_from_here,
+        } = turn;
         // The same move but for promotion, or the same drop at another distance: minor
         // when it mates (the drop only as fast: `drop_choice` is narrowed below), whatever
         // its line.
