@@ -776,53 +776,51 @@ impl Checker {
             return;
         }
         for &m in checks.iter() {
-            pos.do_move(m);
-            let mut replies = MoveList::new();
-            generate_legal(pos, &mut replies);
-            let mut refutation = None;
-            for &r in replies.iter() {
-                if self.aborted {
-                    break;
-                }
-                pos.do_move(r);
-                let v = self.solve_within(pos, self.share(), false);
-                pos.undo_move(r);
-                if v == Verdict::NoMate {
-                    refutation = Some(r);
-                    break;
-                }
-            }
-            pos.undo_move(m);
+            let refutation = self.refutation(pos, m, None);
             report.refutations.push((m, refutation));
         }
-        // A check whose defences all outlasted their shares tries them again, each with an
-        // equal part of what the budget has left for it (the checks left share it equally).
+        // A check whose defences all outlasted their shares tries them again, with an equal
+        // part of what the budget has left (the checks left share it equally).
         let open: Vec<usize> = (0..report.refutations.len())
             .filter(|&i| report.refutations[i].1.is_none())
             .collect();
         for (k, &i) in open.iter().enumerate() {
-            let m = report.refutations[i].0;
-            pos.do_move(m);
-            let mut replies = MoveList::new();
-            generate_legal(pos, &mut replies);
             let for_check = self.budget.saturating_sub(self.nodes) / (open.len() - k) as u64;
-            let spent_before = self.nodes;
-            for (j, &r) in replies.iter().enumerate() {
-                let left = for_check.saturating_sub(self.nodes - spent_before);
-                if self.aborted || left == 0 {
-                    break;
-                }
-                pos.do_move(r);
-                let cap = left / (replies.len() - j) as u64;
-                let v = self.solve_within(pos, Some(cap), false);
-                pos.undo_move(r);
-                if v == Verdict::NoMate {
-                    report.refutations[i].1 = Some(r);
-                    break;
-                }
-            }
-            pos.undo_move(m);
+            report.refutations[i].1 =
+                self.refutation(pos, report.refutations[i].0, Some(for_check));
         }
+    }
+
+    /// The first defence to the check `m` in `pos` after which df-pn proves no mate. Each
+    /// defence's solve gets [`Checker::share`], or with `for_check` an equal part of what is
+    /// left of that many nodes (the defences left share it equally).
+    fn refutation(&mut self, pos: &mut Position, m: Move, for_check: Option<u64>) -> Option<Move> {
+        pos.do_move(m);
+        let mut replies = MoveList::new();
+        generate_legal(pos, &mut replies);
+        let spent_before = self.nodes;
+        let mut refutation = None;
+        for (j, &r) in replies.iter().enumerate() {
+            let cap = match for_check {
+                None => self.share(),
+                Some(total) => {
+                    let left = total.saturating_sub(self.nodes - spent_before);
+                    Some(left / (replies.len() - j) as u64)
+                }
+            };
+            if self.aborted || cap == Some(0) {
+                break;
+            }
+            pos.do_move(r);
+            let v = self.solve_within(pos, cap, false);
+            pos.undo_move(r);
+            if v == Verdict::NoMate {
+                refutation = Some(r);
+                break;
+            }
+        }
+        pos.undo_move(m);
+        refutation
     }
 
     /// A df-pn solve of `pos` (attacker to move) within what is left of the budget, and
