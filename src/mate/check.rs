@@ -209,9 +209,6 @@ struct Checker {
     useless_squares: HashMap<(u64, Square), bool>,
     /// Work out the exact length of shorter defences (see [`CheckLimits::early_mates`]).
     early_mates: bool,
-    /// Checks at the main line's attacker turns that the walk could not settle within their
-    /// share of the budget, for [`Checker::settle_deferred`].
-    deferred: Vec<PutOff>,
 }
 
 /// An attacker turn of the main line, as [`Checker::examine_check`] sees it.
@@ -228,25 +225,11 @@ struct Turn<'a> {
 }
 
 /// The checks at one attacker turn that the walk of the main line put off, with the turn.
-struct PutOff {
+struct PutOff<'a> {
     /// The position at the turn.
     position: Position,
-    main: Move,
-    ply: usize,
-    left: u16,
-    line_from_here: Vec<u64>,
+    turn: Turn<'a>,
     checks: Vec<Move>,
-}
-
-impl PutOff {
-    fn turn(&self) -> Turn<'_> {
-        Turn {
-            main: self.main,
-            ply: self.ply,
-            left: self.left,
-            line_from_here: &self.line_from_here,
-        }
-    }
 }
 
 /// Checks the problem in `sfen` (attacker to move).
@@ -333,7 +316,6 @@ impl Checker {
             useless: HashMap::new(),
             useless_squares: HashMap::new(),
             early_mates: true,
-            deferred: Vec::new(),
         }
     }
 
@@ -410,10 +392,17 @@ impl Checker {
         debug_assert_eq!(report.spare.total(), spare);
         // Walk the main line and look at every alternative.
         let mut p = pos.clone();
+        let mut put_off = Vec::new();
         for (i, &main) in line.iter().enumerate() {
             let left = (line.len() - i) as u16;
             if p.side_to_move() == self.attacker {
-                self.attacker_alternatives(&mut p, main, i + 1, left, &on_line[i..], report);
+                let turn = Turn {
+                    main,
+                    ply: i + 1,
+                    left,
+                    line_from_here: &on_line[i..],
+                };
+                self.attacker_alternatives(&mut p, turn, report, &mut put_off);
             } else {
                 self.defender_alternatives(&mut p, main, i + 1, left, spare, report);
             }
@@ -422,25 +411,22 @@ impl Checker {
             }
             p.do_move(main);
         }
-        self.settle_deferred(report);
-        if self.aborted {
-            // A flaw found is proven (the main line is exact, and every 余詰 comes with a
-            // proof), so the problem is flawed whatever the rest would show.
-            let major = !report.spare.is_empty() || !report.cooks.is_empty();
+        self.settle_deferred(put_off, report);
+        // A flaw found is proven (the main line is exact, and every 余詰 comes with a proof),
+        // so the problem is flawed whatever the rest would show.
+        let major = !report.spare.is_empty() || !report.cooks.is_empty();
+        report.status = if self.aborted {
             report.reason = Some(if major {
                 "the budget ran out while checking alternatives: more flaws may be left".into()
             } else {
                 "the budget ran out while checking alternatives".into()
             });
-            report.status = if major {
+            if major {
                 Status::Flawed
             } else {
                 Status::Unknown
-            };
-            return;
-        }
-        let major = !report.spare.is_empty() || !report.cooks.is_empty();
-        report.status = if major {
+            }
+        } else if major {
             Status::Flawed
         } else if report.incomplete {
             report.reason = Some(
@@ -457,41 +443,30 @@ impl Checker {
     /// The other checks at an attacker turn: 余詰 or 最終手余詰 when they mate. A check that
     /// df-pn cannot settle within its share of the budget (a fifth) is put off until the
     /// whole main line has been walked (see [`Checker::settle_deferred`]).
-    fn attacker_alternatives(
+    fn attacker_alternatives<'a>(
         &mut self,
         p: &mut Position,
-        main: Move,
-        ply: usize,
-        left: u16,
-        line_from_here: &[u64],
+        turn: Turn<'a>,
         report: &mut Report,
+        put_off: &mut Vec<PutOff<'a>>,
     ) {
         let mut checks = MoveList::new();
         generate_checks(p, &mut checks);
         let cap = (self.budget / 5).max(20_000);
-        let turn = Turn {
-            main,
-            ply,
-            left,
-            line_from_here,
-        };
-        let mut put_off = Vec::new();
+        let mut unsettled = Vec::new();
         for &m in checks.iter() {
-            if m == main || self.aborted {
+            if m == turn.main || self.aborted {
                 continue;
             }
             if !self.examine_check(p, turn, m, cap, report) {
-                put_off.push(m);
+                unsettled.push(m);
             }
         }
-        if !put_off.is_empty() {
-            self.deferred.push(PutOff {
+        if !unsettled.is_empty() {
+            put_off.push(PutOff {
                 position: p.clone(),
-                main,
-                ply,
-                left,
-                line_from_here: line_from_here.to_vec(),
-                checks: put_off,
+                turn,
+                checks: unsettled,
             });
         }
     }
@@ -503,15 +478,14 @@ impl Checker {
     /// made the report incomplete even when most of the budget was never spent (muso033: its
     /// ▲8三金 at ply 11 needs 1.10M nodes of df-pn against a share of 1M, and the check
     /// stopped at 2.03M of its 5M). What they show is put in ply order with the rest.
-    fn settle_deferred(&mut self, report: &mut Report) {
-        let deferred = std::mem::take(&mut self.deferred);
+    fn settle_deferred(&mut self, deferred: Vec<PutOff<'_>>, report: &mut Report) {
         let mut waiting: usize = deferred.iter().map(|d| d.checks.len()).sum();
         for d in &deferred {
             let mut p = d.position.clone();
             for &m in &d.checks {
                 let share = self.budget.saturating_sub(self.nodes) / waiting as u64;
                 waiting -= 1;
-                if self.aborted || !self.examine_check(&mut p, d.turn(), m, share, report) {
+                if self.aborted || !self.examine_check(&mut p, d.turn, m, share, report) {
                     report.incomplete = true;
                 }
             }
