@@ -39,6 +39,13 @@ use crate::types::{Color, Hand, Move};
 /// Proof and disproof numbers at or above this are infinite.
 const INF: u32 = 1 << 30;
 
+/// The largest number an unsettled node takes. Sums are cut here, below the root's
+/// thresholds (`INF - 1`), so that the root's search returns only settled or out of budget: an
+/// OR node's disproof number is the sum of its children's, and down a deep bound such sums
+/// compound (muso070 within 77 plies, with the defences' first disproof numbers doubled, had
+/// reached `INF` after 17k nodes, and the search came back with the root open).
+const NUMBER_CAP: u32 = INF - 2;
+
 /// No proof known (as a proof length).
 const NO_PROOF: u16 = u16::MAX;
 
@@ -188,8 +195,13 @@ impl BoundedSearch {
             return None;
         }
         let (pn, dn) = self.numbers(pos.key(), self.place(pos), bound);
-        debug_assert!(pn == 0 || dn == 0);
-        Some(pn == 0)
+        debug_assert!(pn == 0 || dn == 0, "the root came back open: {pn}/{dn}");
+        // Should the root ever come back open, that is no answer, never "no mate".
+        match (pn, dn) {
+            (0, _) => Some(true),
+            (_, 0) => Some(false),
+            _ => None,
+        }
     }
 
     /// Whether the table knows that the attacker never mates from `pos`.
@@ -614,7 +626,9 @@ impl BoundedSearch {
 }
 
 /// The OR combination of `children` by `(own, other)` numbers: the smallest `own`, the sum of
-/// `other`, the index of the child with the smallest `own` and the second smallest `own`.
+/// `other` (at most [`NUMBER_CAP`]), the index of the child with the smallest `own` and the
+/// second smallest `own`. A child whose `other` is `INF` is settled with `own` 0, which
+/// settles the node whatever the sum.
 fn combine(children: &[Child], numbers: impl Fn(&Child) -> (u32, u32)) -> (u32, u32, usize, u32) {
     let mut best = 0;
     let mut min = INF;
@@ -622,7 +636,7 @@ fn combine(children: &[Child], numbers: impl Fn(&Child) -> (u32, u32)) -> (u32, 
     let mut sum: u32 = 0;
     for (i, c) in children.iter().enumerate() {
         let (own, other) = numbers(c);
-        sum = sum.saturating_add(other).min(INF);
+        sum = sum.saturating_add(other).min(NUMBER_CAP);
         if own < min {
             second = min;
             min = own;
@@ -664,6 +678,42 @@ mod tests {
             ..place(two_golds, Hand::EMPTY)
         };
         assert_eq!(s.lookup(other).proof, NO_PROOF);
+    }
+
+    /// Sums are cut below the root's thresholds (`INF - 1`): down a deep bound the disproof
+    /// numbers compound, and a root whose numbers reached its thresholds would come back from
+    /// its search open. A settled child still settles the node whatever the sum.
+    #[test]
+    fn sums_stay_below_the_roots_thresholds() {
+        let child = |pn: u32, dn: u32| Child {
+            mv: Move::drop(
+                PieceType::Gold,
+                crate::types::Square::from_usi("5b").unwrap(),
+            ),
+            key: 0,
+            place: Place {
+                board: 0,
+                attacker: Hand::EMPTY,
+                defender: Hand::EMPTY,
+            },
+            pn,
+            dn,
+            known: Entry::default(),
+            may_be_useless: false,
+        };
+        let open = [child(3, INF / 2), child(1, INF / 2 + 5), child(2, INF - 2)];
+        let (pn, dn, best, second) = combine(&open, |c| (c.pn, c.dn));
+        assert_eq!((pn, best, second), (1, 1, 2));
+        assert!(
+            dn < INF - 1,
+            "an open node's sum {dn} reaches the root's thresholds"
+        );
+        assert_eq!(dn, NUMBER_CAP);
+        let settled = [child(3, INF / 2), child(0, INF)];
+        assert_eq!(combine(&settled, |c| (c.pn, c.dn)).0, 0);
+        // The defender's side: the sum of proof numbers, the smallest disproof number.
+        let (dn, pn, _, _) = combine(&open, |c| (c.dn, c.pn));
+        assert_eq!((dn, pn), (INF / 2, 6));
     }
 
     /// Counts the questions about useless drops and answers "not useless".
