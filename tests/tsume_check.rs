@@ -753,6 +753,26 @@ fn a_check_its_share_leaves_unsettled_gets_what_the_budget_has_left() {
     assert_eq!(verify_tsume_line(&full(MUSO033), &r.main_line), Ok(()));
 }
 
+/// 将棋図巧 43 (`zuko043` in tests/data/tsume_classics.tsv): sound, 85 plies, the recorded
+/// length.
+const ZUKO043: &str =
+    "p3l3+P/1s1l2p2/5+P3/gp3NPpp/+R1S2+bLg1/1+pkN3G1/3p1P3/2N1S2R1/N4+p2B b S3Pgl3p 1";
+
+#[test]
+fn a_deep_bound_whose_numbers_reach_the_cap_still_gets_its_answer() {
+    // The exact length asks for no mate within 83 plies. Down so deep a bound the disproof
+    // numbers, summed at every attacker turn, reach their cap; the root's search came back
+    // open, was read as "no mate" (a debug assertion here) and asked again without end until
+    // the budget ran out. The sums now stop below the root's thresholds.
+    // The default budget; the check takes 2.87M nodes of it.
+    let budget = 5_000_000;
+    let r = check_problem(ZUKO043, &limits(budget)).unwrap();
+    assert_eq!(r.status, Status::Sound, "{}", r.human(false));
+    assert!(r.nodes <= budget);
+    assert_eq!(r.length, Some(85));
+    assert_eq!(verify_tsume_line(&full(ZUKO043), &r.main_line), Ok(()));
+}
+
 /// 将棋無双 89 (`muso089` in tests/data/tsume_classics.tsv): no mate as given (an unsound
 /// original), with six checks at the first move.
 const MUSO089: &str = "3S1+L3/p5pll/4p3n/4s4/+pS5n1/2+bp2P1N/+R1S3B2/R1+p1P2p1/2k2P2P b 3P4gnl4p 1";
