@@ -763,8 +763,8 @@ fn a_deep_bound_whose_numbers_reach_the_cap_still_gets_its_answer() {
     // The exact length asks for no mate within 83 plies. Down so deep a bound the disproof
     // numbers, summed at every attacker turn, reach their cap; the root's search came back
     // open, was read as "no mate" (a debug assertion here) and asked again without end until
-    // the budget ran out. The sums now stop below the root's thresholds.
-    // The default budget; the check takes 2.87M nodes of it.
+    // the budget ran out. The sums now stop below the root's thresholds. The budget is the
+    // default; the check takes 2.87M nodes of it.
     let budget = 5_000_000;
     let r = check_problem(ZUKO043, &limits(budget)).unwrap();
     assert_eq!(r.status, Status::Sound, "{}", r.human(false));

@@ -41,9 +41,10 @@ const INF: u32 = 1 << 30;
 
 /// The largest number an unsettled node takes. Sums are cut here, below the root's
 /// thresholds (`INF - 1`), so that the root's search returns only settled or out of budget: an
-/// OR node's disproof number is the sum of its children's, and down a deep bound such sums
-/// compound (muso070 within 77 plies, with the defences' first disproof numbers doubled, had
-/// reached `INF` after 17k nodes, and the search came back with the root open).
+/// attacker turn's disproof number is the sum of its checks', and down a deep bound such sums
+/// compound, level on level. Uncut, they reached `INF` in zuko043's question "mate within 83
+/// plies?" and muso030's "within 117?": the root came back open and was asked again, one node
+/// at a time, until the budget ran out.
 const NUMBER_CAP: u32 = INF - 2;
 
 /// No proof known (as a proof length).
