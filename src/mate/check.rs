@@ -483,7 +483,7 @@ impl Checker {
         for d in &deferred {
             let mut p = d.position.clone();
             for &m in &d.checks {
-                let share = self.budget.saturating_sub(self.nodes) / waiting as u64;
+                let share = self.nodes_left() / waiting as u64;
                 waiting -= 1;
                 if self.aborted || !self.examine_check(&mut p, d.turn, m, share, report) {
                     report.incomplete = true;
@@ -703,7 +703,7 @@ impl Checker {
         let Some(&first) = replies.iter().next() else {
             return Some(Some(Vec::new()));
         };
-        let left = self.budget.saturating_sub(self.nodes);
+        let left = self.nodes_left();
         if left == 0 {
             self.aborted = true;
             return None;
@@ -759,7 +759,7 @@ impl Checker {
             .filter(|&i| report.refutations[i].1.is_none())
             .collect();
         for (k, &i) in open.iter().enumerate() {
-            let for_check = self.budget.saturating_sub(self.nodes) / (open.len() - k) as u64;
+            let for_check = self.nodes_left() / (open.len() - k) as u64;
             report.refutations[i].1 =
                 self.refutation(pos, report.refutations[i].0, Some(for_check));
         }
@@ -808,7 +808,7 @@ impl Checker {
         cap: Option<u64>,
         off_the_line: bool,
     ) -> Verdict {
-        let left = self.budget.saturating_sub(self.nodes);
+        let left = self.nodes_left();
         if left == 0 {
             self.aborted = true;
             return Verdict::Unknown;
@@ -834,7 +834,7 @@ impl Checker {
     /// the line under the tsume convention, so that a problem whose exact distance the budget
     /// cannot settle still gets a close upper bound.
     fn solve_first(&mut self, pos: &mut Position) -> Verdict {
-        let left = self.budget.saturating_sub(self.nodes);
+        let left = self.nodes_left();
         let v = self.solver.solve(
             pos,
             SolveLimits {
@@ -846,6 +846,11 @@ impl Checker {
         );
         self.nodes += self.solver.nodes();
         v
+    }
+
+    /// What is left of the budget.
+    fn nodes_left(&self) -> u64 {
+        self.budget.saturating_sub(self.nodes)
     }
 
     /// A share of the budget for one of many sub-solves.
@@ -1101,7 +1106,7 @@ impl Checker {
         out_of_game: Option<PieceType>,
     ) -> Option<bool> {
         for mut p in positions {
-            let left = self.budget.saturating_sub(self.nodes);
+            let left = self.nodes_left();
             if left == 0 {
                 self.aborted = true;
                 return None;
