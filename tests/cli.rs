@@ -103,6 +103,17 @@ fn a_bad_flag_exits_2_and_names_the_flag() {
             ][..],
             "--nodes",
         ),
+        // Past the longest main line the check can follow (4000 plies).
+        (
+            &[
+                "tsume",
+                "check",
+                "--plies",
+                "4001",
+                "9/9/9/9/9/9/9/9/9 b - 1",
+            ][..],
+            "--plies",
+        ),
         (
             &["book", "extend", "a.db", "--depth", "deep"][..],
             "--depth",

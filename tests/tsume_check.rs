@@ -773,6 +773,33 @@ fn a_deep_bound_whose_numbers_reach_the_cap_still_gets_its_answer() {
     assert_eq!(verify_tsume_line(&full(ZUKO043), &r.main_line), Ok(()));
 }
 
+/// 将棋図巧 83 (`zuko083` in tests/data/tsume_classics.tsv): 267 plies under the rules here
+/// (261 as published), with two pawns left in hand.
+const ZUKO083: &str = "1+P2p1p2/n2g1G1pp/3pB2Rn/2P1k1+r2/5l2B/3G2N2/N8/7S1/9 b Pg3s3l10p 1";
+
+#[test]
+fn the_check_follows_main_lines_as_long_as_the_longest_composed_problem() {
+    // ミクロコスモス has 1525 plies. The limit was 255, and a longer problem was unknown
+    // whatever the budget.
+    assert!(CheckLimits::default().max_plies >= 1525);
+    assert_eq!(CheckLimits::default().max_plies, CheckLimits::MAX_PLIES);
+}
+
+#[test]
+#[ignore = "about 9M nodes (a minute or two); run with --ignored"]
+fn a_main_line_past_255_plies_gets_its_exact_length() {
+    // With the old limit of 255 plies: "the search for the exact distance ran out of nodes"
+    // at any budget, since the question asked was "within 255?".
+    on_a_big_stack(|| {
+        let r = check_problem(ZUKO083, &limits(10_000_000)).unwrap();
+        assert_eq!(r.length, Some(267), "{}", r.human(false));
+        assert_eq!(r.main_line.len(), 267);
+        assert_eq!(verify_tsume_line(&full(ZUKO083), &r.main_line), Ok(()));
+        assert_eq!(r.status, Status::Flawed);
+        assert_eq!(r.spare.total(), 2);
+    });
+}
+
 /// 将棋無双 89 (`muso089` in tests/data/tsume_classics.tsv): no mate as given (an unsound
 /// original), with six checks at the first move.
 const MUSO089: &str = "3S1+L3/p5pll/4p3n/4s4/+pS5n1/2+bp2P1N/+R1S3B2/R1+p1P2p1/2k2P2P b 3P4gnl4p 1";

@@ -51,7 +51,8 @@ pub struct CheckArgs {
     #[arg(long, value_name = "N", default_value_t = CheckLimits::default().nodes)]
     pub nodes: u64,
     /// The longest main line tried; longer problems are unknown
-    #[arg(long, value_name = "N", default_value_t = CheckLimits::default().max_plies)]
+    #[arg(long, value_name = "N", default_value_t = CheckLimits::default().max_plies,
+          value_parser = clap::value_parser!(u16).range(1..=CheckLimits::MAX_PLIES as i64))]
     pub plies: u16,
     /// Leave the defender the pieces given (default: the defender holds every piece not on
     /// the board or in the attacker's hand)

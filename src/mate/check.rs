@@ -55,11 +55,19 @@ pub struct CheckLimits {
     pub early_mates: bool,
 }
 
+impl CheckLimits {
+    /// The most plies a main line may have: as many as the df-pn solver's path, which finds
+    /// the first line. The bounded search recurses once per ply, a few kilobytes of stack
+    /// each, on the solver's thread (`SOLVER_STACK`). Until the fifth session of 2026-12-05
+    /// this was 255, and zuko083 (267 plies) and 寿 (611) were unknown at any budget.
+    pub const MAX_PLIES: u16 = super::dfpn::MAX_PLY as u16;
+}
+
 impl Default for CheckLimits {
     fn default() -> CheckLimits {
         CheckLimits {
             nodes: 5_000_000,
-            max_plies: MAX_PLIES,
+            max_plies: CheckLimits::MAX_PLIES,
             complete_hand: true,
             early_mates: true,
         }
@@ -154,9 +162,6 @@ pub struct Report {
     pub incomplete: bool,
     pub nodes: u64,
 }
-
-/// The most plies a main line may have (the bounded search recurses once per ply).
-const MAX_PLIES: u16 = 255;
 
 /// Checks past this many at the first move are not each refuted for a 不詰 report.
 const MAX_REFUTATIONS: usize = 24;
@@ -349,7 +354,7 @@ impl Checker {
         // (muso079, 11 plies with a proof tree of 21: the proof within 19 took 2.5M nodes of
         // the bounded search and 1.7M of useless-drop proofs, the proofs within 17 to 11 and
         // the disproof within 9 about 24k together).
-        let max_plies = limits.max_plies.min(MAX_PLIES);
+        let max_plies = limits.max_plies.min(CheckLimits::MAX_PLIES);
         let first_guess = self
             .solver
             .proof_depth()

@@ -37,7 +37,7 @@ const WHITE_ATTACKS: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// How deep the path may go. Deeper nodes count as failures that depend on the path (so they
 /// are never stored): the longest composed problem is 1525 plies.
-const MAX_PLY: usize = 4000;
+pub(super) const MAX_PLY: usize = 4000;
 
 /// When a solve gives up.
 #[derive(Clone, Debug, Default)]
