@@ -719,6 +719,30 @@ fn an_unsettled_distance_still_gets_an_upper_bound() {
     assert!(settled.json(false).contains("\"length_at_most\":null"));
 }
 
+/// 将棋無双 93 (`muso093` in tests/data/tsume_classics.tsv): 35 plies, sound (the check says so
+/// at 2.69M nodes).
+const MUSO093: &str = "9/9/1P7/1pL6/2l1+B1pB1/+p4g3/G1psP4/1S3N1S1/+R1G1kg3 b Nrs2n2l12p 1";
+
+#[test]
+fn an_unsettled_distance_takes_the_bounded_searchs_shorter_proof() {
+    // At 300k nodes the exact distance runs out. The solver's proof tree has 39 plies and its
+    // line 37, but the bounded search has proven a mate within 35 before it ran out: the
+    // bound is that (it was 39), with a line along the bounded search's proofs.
+    let r = check_problem(MUSO093, &limits(300_000)).unwrap();
+    assert_eq!(r.status, Status::Unknown, "{}", r.human(false));
+    assert_eq!(r.length, None);
+    let (bound, line) = r.length_at_most.clone().expect("an upper bound");
+    assert_eq!(bound, 35, "{}", r.human(false));
+    assert!(!line.is_empty() && line.len() <= bound, "{}", usi(&line));
+    assert_eq!(
+        verify_tsume_line(&full(MUSO093), &line),
+        Ok(()),
+        "{}",
+        usi(&line)
+    );
+    assert!(r.human(false).contains("at most 35手詰"));
+}
+
 /// 将棋無双 79 (`muso079` in tests/data/tsume_classics.tsv): 11 plies as published, but the
 /// solver's proof tree is 21 plies deep, since it counts the defender's useless interpositions
 /// as defences.

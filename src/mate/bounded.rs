@@ -216,6 +216,67 @@ impl BoundedSearch {
         (proof != NO_PROOF).then_some(proof)
     }
 
+    /// A line from `pos` along the proofs known, within the plies of the proof known for
+    /// `pos`: at an attacker turn the check with the quickest proof, at a defender turn the
+    /// reply with the slowest (a reply with none is one the proof left out as a useless
+    /// interposition). The proofs are the table's and those of `solver`, the df-pn solver's
+    /// mates within their proof trees' lengths (as [`Oracle::known`] gives them), which the
+    /// table took in without the children below them. `None` when the walk meets a position
+    /// with no proven move to follow; the caller checks that the line ends in mate.
+    pub fn proven_line(
+        &self,
+        pos: &Position,
+        mut solver: impl FnMut(&Position) -> Option<Option<u16>>,
+    ) -> Option<Vec<Move>> {
+        let mut proof_of = |p: &Position| {
+            let known = self.lookup(self.place(p)).proof;
+            match solver(p) {
+                Some(Some(len)) => known.min(len),
+                _ => known,
+            }
+        };
+        let mut p = pos.clone();
+        let mut left = proof_of(&p);
+        if left == NO_PROOF {
+            return None;
+        }
+        let mut line = Vec::new();
+        let mut moves = MoveList::new();
+        loop {
+            let or_node = Some(p.side_to_move()) == self.attacker;
+            moves.clear();
+            if or_node {
+                generate_checks(&p, &mut moves);
+            } else {
+                generate_legal(&p, &mut moves);
+            }
+            let mut best: Option<(Move, u16)> = None;
+            for &m in moves.iter() {
+                p.do_move(m);
+                let proof = proof_of(&p);
+                p.undo_move(m);
+                // Proofs strictly shorter than what is left: the walk always ends.
+                if proof >= left {
+                    continue;
+                }
+                let better = best.is_none_or(|(_, b)| if or_node { proof < b } else { proof > b });
+                if better {
+                    best = Some((m, proof));
+                }
+            }
+            match best {
+                Some((m, proof)) => {
+                    p.do_move(m);
+                    line.push(m);
+                    left = proof;
+                }
+                // The end: mate, or only useless drops left, when the defender is to move.
+                None if !or_node => return Some(line),
+                None => return None,
+            }
+        }
+    }
+
     /// Records what the caller knows: no mate from `pos` within `plies` plies.
     pub fn rule_out(&mut self, pos: &Position, plies: u16) {
         let place = self.place(pos);

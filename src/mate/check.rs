@@ -16,7 +16,8 @@
 //! Everything runs under one node budget. Whatever the budget does not settle is reported as
 //! unknown, never as sound. When the exact distance is what runs out, the report still gives
 //! an upper bound on it: the depth of the solver's shortest proof tree (a mate within that
-//! many plies is proven), with the solver's line.
+//! many plies is proven), with the solver's line, or the bounded search's own proof when it
+//! is shorter, with a line along it.
 //!
 //! Useless interpositions (無駄合, see `muda.rs`) are no defence under the convention: the
 //! distances do not count them in a defender's resistance (a check that leaves only
@@ -33,7 +34,7 @@
 use std::collections::HashMap;
 
 use super::bounded::{BoundedSearch, Oracle};
-use super::{japanese_line, muda, SolveLimits, Solver, Verdict};
+use super::{japanese_line, muda, verify_tsume_line, SolveLimits, Solver, Verdict};
 use crate::attacks;
 use crate::json::quote;
 use crate::movegen::{generate_checks, generate_legal, MoveList};
@@ -125,9 +126,10 @@ pub struct Report {
     /// The n of n手詰, the exact distance to mate: known before the main line is worked out,
     /// so it is reported even when the budget runs out on the way to the line.
     pub length: Option<usize>,
-    /// When the exact distance was not settled: the depth of the solver's shortest proof, which
-    /// the n of n手詰 cannot exceed (a mate within that many plies is proven), with the line
-    /// the solver gives along it.
+    /// When the exact distance was not settled: a number of plies the n of n手詰 cannot
+    /// exceed (a mate within that many plies is proven), with a mating line within it. The
+    /// depth of the solver's shortest proof and the solver's line, or the bounded search's
+    /// proof when it is shorter and a line along it (see [`Checker::tighten_bound`]).
     pub length_at_most: Option<(usize, Vec<Move>)>,
     /// 駒余り: what the attacker still holds at the end of the main line.
     pub spare: Hand,
@@ -369,6 +371,9 @@ impl Checker {
             }
         };
         let Some(length) = found else {
+            if self.aborted {
+                self.tighten_bound(pos, report);
+            }
             report.reason = Some(if self.aborted {
                 "the search for the exact distance ran out of nodes".into()
             } else {
@@ -443,6 +448,28 @@ impl Checker {
         } else {
             Status::Sound
         };
+    }
+
+    /// When the exact distance runs out, the bounded search may have proven a mate within
+    /// fewer plies than the solver's proof tree (which counts useless interpositions as
+    /// defences): muso012's tree has 65 plies, and "within 63" was proven before "within 61"
+    /// ran out. The report then gives that bound, with a line within it along the bounded
+    /// search's proofs, if that line is a mate.
+    fn tighten_bound(&self, pos: &Position, report: &mut Report) {
+        let Some((at_most, _)) = report.length_at_most else {
+            return;
+        };
+        let Some(proven) = self.bounded.proof_known(pos) else {
+            return;
+        };
+        if proven as usize >= at_most {
+            return;
+        }
+        if let Some(line) = self.bounded.proven_line(pos, |p| self.solver.known(p)) {
+            if verify_tsume_line(pos, &line).is_ok() {
+                report.length_at_most = Some((proven as usize, line));
+            }
+        }
     }
 
     /// The other checks at an attacker turn: 余詰 or 最終手余詰 when they mate. A check that
@@ -1282,7 +1309,7 @@ impl Report {
         } else if let Some((n, line)) = &self.length_at_most {
             s.push_str(&format!(
                 "at most {n}手詰 (a mate within {n} plies is proven; the exact distance was not \
-                 settled)\nthe solver's line ({} plies): {}\n",
+                 settled)\na line within it ({} plies): {}\n",
                 line.len(),
                 jp(&[], line)
             ));
