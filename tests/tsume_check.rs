@@ -797,6 +797,16 @@ fn a_deep_bound_whose_numbers_reach_the_cap_still_gets_its_answer() {
     assert_eq!(verify_tsume_line(&full(ZUKO043), &r.main_line), Ok(()));
 }
 
+#[test]
+fn the_budget_holds_to_the_node() {
+    // At 300k nodes zuko043's check runs out after df-pn solves that spend the budget to the
+    // node; the bounded search's next node was then counted, one past the budget.
+    let budget = 300_000;
+    let r = check_problem(ZUKO043, &limits(budget)).unwrap();
+    assert_eq!(r.status, Status::Unknown, "{}", r.human(false));
+    assert_eq!(r.nodes, budget);
+}
+
 /// 将棋図巧 83 (`zuko083` in tests/data/tsume_classics.tsv): 267 plies under the rules here
 /// (261 as published), with two pawns left in hand.
 const ZUKO083: &str = "1+P2p1p2/n2g1G1pp/3pB2Rn/2P1k1+r2/5l2B/3G2N2/N8/7S1/9 b Pg3s3l10p 1";
