@@ -219,24 +219,18 @@ impl BoundedSearch {
     /// A line from `pos` along the proofs known, within the plies of the proof known for
     /// `pos`: at an attacker turn the check with the quickest proof, at a defender turn the
     /// reply with the slowest (a reply with none is one the proof left out as a useless
-    /// interposition). The proofs are the table's and those of `solver`, the df-pn solver's
-    /// mates within their proof trees' lengths (as [`Oracle::known`] gives them), which the
-    /// table took in without the children below them. `None` when the walk meets a position
-    /// with no proven move to follow; the caller checks that the line ends in mate.
-    pub fn proven_line(
-        &self,
-        pos: &Position,
-        mut solver: impl FnMut(&Position) -> Option<Option<u16>>,
-    ) -> Option<Vec<Move>> {
-        let mut proof_of = |p: &Position| {
-            let known = self.lookup(self.place(p)).proof;
-            match solver(p) {
-                Some(Some(len)) => known.min(len),
-                _ => known,
-            }
+    /// interposition). Each position on the way first takes in what the oracle's solver has
+    /// proven of it ([`BoundedSearch::import`]): the table took in such proofs without the
+    /// children below them. `None` when the walk meets a position with no proven move to
+    /// follow; the caller checks that the line ends in mate.
+    pub fn proven_line(&mut self, pos: &Position, oracle: &mut impl Oracle) -> Option<Vec<Move>> {
+        let mut proof_of = |s: &mut BoundedSearch, p: &Position| {
+            let place = s.place(p);
+            s.import(p, place, oracle);
+            s.lookup(place).proof
         };
         let mut p = pos.clone();
-        let mut left = proof_of(&p);
+        let mut left = proof_of(self, &p);
         if left == NO_PROOF {
             return None;
         }
@@ -253,7 +247,7 @@ impl BoundedSearch {
             let mut best: Option<(Move, u16)> = None;
             for &m in moves.iter() {
                 p.do_move(m);
-                let proof = proof_of(&p);
+                let proof = proof_of(self, &p);
                 p.undo_move(m);
                 // Proofs strictly shorter than what is left: the walk always ends.
                 if proof >= left {

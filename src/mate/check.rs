@@ -455,7 +455,7 @@ impl Checker {
     /// defences): muso012's tree has 65 plies, and "within 63" was proven before "within 61"
     /// ran out. The report then gives that bound, with a line within it along the bounded
     /// search's proofs, if that line is a mate.
-    fn tighten_bound(&self, pos: &Position, report: &mut Report) {
+    fn tighten_bound(&mut self, pos: &Position, report: &mut Report) {
         let Some((at_most, _)) = report.length_at_most else {
             return;
         };
@@ -465,10 +465,12 @@ impl Checker {
         if proven as usize >= at_most {
             return;
         }
-        if let Some(line) = self.bounded.proven_line(pos, |p| self.solver.known(p)) {
-            if verify_tsume_line(pos, &line).is_ok() {
-                report.length_at_most = Some((proven as usize, line));
-            }
+        // The walk asks this checker (as the oracle) what its solver has proven.
+        let mut bounded = std::mem::take(&mut self.bounded);
+        let line = bounded.proven_line(pos, self);
+        self.bounded = bounded;
+        if let Some(line) = line.filter(|l| verify_tsume_line(pos, l).is_ok()) {
+            report.length_at_most = Some((proven as usize, line));
         }
     }
 
