@@ -17,9 +17,10 @@
 //! mate within `n` stays a mate within `n` when the attacker holds more and the defender less,
 //! since the attacker keeps every move and the defender loses drops; a disproof within `n`
 //! holds for a smaller attacker's hand and a larger defender's. So the proofs and disproofs
-//! are kept by board, each with the two hands it was found for, and a lookup takes the best of
-//! every entry whose hands cover the position's. The answers stay exact: a bound from another
-//! hand is a true bound, and a distance is claimed only once the proof and the disproof meet.
+//! are kept by board, each with the two hands it was found for (the df-pn solver's disproofs
+//! with the widest hands its disproof hand allows), and a lookup takes the best of every entry
+//! whose hands cover the position's. The answers stay exact: a bound from another hand is a
+//! true bound, and a distance is claimed only once the proof and the disproof meet.
 //! Proof and disproof numbers are kept by the whole position and the bound they were computed
 //! for, and only guide the search.
 //!
@@ -31,10 +32,11 @@
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
+use super::dfpn::Settled;
 use super::{muda, KeyHasher};
 use crate::movegen::{generate_checks, generate_legal, MoveList};
 use crate::position::Position;
-use crate::types::{Color, Hand, Move};
+use crate::types::{Color, Hand, Move, PieceType};
 
 /// Proof and disproof numbers at or above this are infinite.
 const INF: u32 = 1 << 30;
@@ -62,9 +64,8 @@ pub trait Oracle {
     fn is_useless(&mut self, pos: &mut Position, r: Move) -> bool;
     /// Counts one node; `false` once the budget is spent.
     fn tick(&mut self) -> bool;
-    /// What an unbounded solver has settled of `pos`: `Some(Some(len))` for a mate within
-    /// `len` plies, `Some(None)` for no mate at all (both whatever the path to `pos`).
-    fn known(&mut self, _pos: &Position) -> Option<Option<u16>> {
+    /// What an unbounded solver has settled of `pos`, whatever the path to it.
+    fn known(&mut self, _pos: &Position) -> Option<Settled> {
         None
     }
     /// Starts loading what `known` will read of the position after `m` in `pos`, so that the
@@ -332,12 +333,13 @@ impl BoundedSearch {
 
     /// Takes into the table what the oracle's unbounded solver has settled of `pos`: its proofs
     /// are mates within their proof tree's length (an upper bound on the distance, which the
-    /// table needs only as a bound), its disproofs hold for every bound. This spares the
-    /// bounded search most of the first proof and the refutation of checks that never mate.
+    /// table needs only as a bound), its disproofs hold for every bound, and for every hand
+    /// their disproof hand covers ([`solver_disproof_place`]). This spares the bounded search
+    /// most of the first proof and the refutation of checks that never mate.
     fn import(&mut self, pos: &Position, place: Place, oracle: &mut impl Oracle) {
         match oracle.known(pos) {
-            Some(Some(len)) => self.prove(place, len),
-            Some(None) => self.fail(place, NEVER),
+            Some(Settled::Mate(len)) => self.prove(place, len),
+            Some(Settled::NoMate(hand)) => self.fail(solver_disproof_place(place, hand), NEVER),
             None => {}
         }
     }
@@ -681,6 +683,30 @@ impl BoundedSearch {
     }
 }
 
+/// The hands the df-pn solver's disproof of `place` holds for, from its disproof hand, as the
+/// place to keep it under: an attacker who holds no more than the disproof hand (and no more
+/// than there is off the board), the defender holding the rest. Every piece in play is on the
+/// board or in a hand, so what the attacker holds beyond `place`'s comes out of the defender's;
+/// the solver's table, keyed by the board and the attacker's hand, rests on the same.
+fn solver_disproof_place(place: Place, disproof: Hand) -> Place {
+    let mut attacker = place.attacker;
+    let mut defender = place.defender;
+    for pt in PieceType::HAND {
+        let held = place.attacker.count(pt);
+        let more = disproof
+            .count(pt)
+            .saturating_sub(held)
+            .min(place.defender.count(pt));
+        attacker.set(pt, held + more);
+        defender.set(pt, place.defender.count(pt) - more);
+    }
+    Place {
+        attacker,
+        defender,
+        ..place
+    }
+}
+
 /// The OR combination of `children` by `(own, other)` numbers: the smallest `own`, the sum of
 /// `other` (at most [`NUMBER_CAP`]), the index of the child with the smallest `own` and the
 /// second smallest `own`. A child whose `other` is `INF` is settled with `own` 0, which
@@ -734,6 +760,59 @@ mod tests {
             ..place(two_golds, Hand::EMPTY)
         };
         assert_eq!(s.lookup(other).proof, NO_PROOF);
+    }
+
+    /// The df-pn solver's disproof hand, read as the bounded table's hands: the attacker may
+    /// hold up to the disproof hand, as far as the defender's pieces go, and the defender then
+    /// holds the rest.
+    #[test]
+    fn the_solvers_disproof_hand_becomes_both_hands() {
+        let hand = |sfen_hand: &str, color: Color| {
+            Position::from_sfen(&format!("8k/9/9/9/9/9/9/9/9 b {sfen_hand} 1"))
+                .unwrap()
+                .hand(color)
+        };
+        let place = Place {
+            board: 1,
+            attacker: hand("G", Color::Black),
+            defender: hand("2gs", Color::White),
+        };
+        let disproof = hand("4GB", Color::Black);
+        let wider = solver_disproof_place(place, disproof);
+        assert_eq!(wider.board, 1);
+        assert_eq!(wider.attacker, hand("3G", Color::Black));
+        assert_eq!(wider.defender, hand("s", Color::White));
+    }
+
+    /// An oracle whose solver has disproven every position, for every attacker's hand up to
+    /// its disproof hand.
+    struct Disproving(Hand);
+
+    impl Oracle for Disproving {
+        fn is_useless(&mut self, _pos: &mut Position, _r: Move) -> bool {
+            false
+        }
+
+        fn tick(&mut self) -> bool {
+            true
+        }
+
+        fn known(&mut self, _pos: &Position) -> Option<Settled> {
+            Some(Settled::NoMate(self.0))
+        }
+    }
+
+    /// The solver's disproof, taken in at one position, answers for the same board with the
+    /// hands its disproof hand covers, and for no others.
+    #[test]
+    fn a_disproof_from_the_solver_covers_its_disproof_hand() {
+        let at = |hands: &str| Position::from_sfen(&format!("8k/9/9/9/9/9/9/9/9 b {hands} 1"));
+        let at = |hands: &str| at(hands).unwrap();
+        let mut s = BoundedSearch::new(Color::Black);
+        let mut oracle = Disproving(at("2G").hand(Color::Black));
+        assert_eq!(s.mates_within(&mut at("G3g"), 5, &mut oracle), Some(false));
+        assert!(s.never_mates(&at("2G2g")));
+        assert!(!s.never_mates(&at("3Gg")));
     }
 
     /// Sums are cut below the root's thresholds (`INF - 1`): down a deep bound the disproof

@@ -34,6 +34,7 @@
 use std::collections::HashMap;
 
 use super::bounded::{BoundedSearch, Oracle};
+use super::dfpn::Settled;
 use super::{japanese_line, muda, verify_tsume_line, SolveLimits, Solver, Verdict};
 use crate::attacks;
 use crate::json::quote;
@@ -722,7 +723,7 @@ impl Checker {
         cap: u64,
     ) -> Option<Option<Vec<Move>>> {
         if self.bounded.never_mates(p)
-            || self.solver.known(p) == Some(None)
+            || matches!(self.solver.known(p), Some(Settled::NoMate(_)))
             || avoid.contains(&p.key())
         {
             // Already refuted, at every length, or the check lands on the main line.
@@ -1262,7 +1263,7 @@ impl Oracle for Checker {
         !self.aborted
     }
 
-    fn known(&mut self, pos: &Position) -> Option<Option<u16>> {
+    fn known(&mut self, pos: &Position) -> Option<Settled> {
         self.solver.known(pos)
     }
 

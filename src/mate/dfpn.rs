@@ -66,6 +66,16 @@ pub enum Verdict {
     Unknown,
 }
 
+/// What the solver's table has settled of a position ([`Solver::known`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Settled {
+    /// A mate within this many plies (its proof tree's depth, an upper bound on the distance).
+    Mate(u16),
+    /// No mate, for every attacker's hand that holds no more than this one (the disproof
+    /// hand; the defender then holds the rest, at least what she holds in the position).
+    NoMate(Hand),
+}
+
 /// A child of the node being searched, with what is known of it.
 #[derive(Clone, Copy, Debug)]
 struct Child {
@@ -296,16 +306,15 @@ impl Solver {
         self.table.hashfull()
     }
 
-    /// What the table settles of `pos` for the attacker of the last solve: `Some(Some(len))`
-    /// when it proves a mate (`len` plies of proof tree, an upper bound on the distance to
-    /// mate), `Some(None)` when it disproves every mate, `None` when it knows neither. Only
-    /// path-independent verdicts are stored, so both hold whatever the path to `pos`.
-    pub(super) fn known(&self, pos: &Position) -> Option<Option<u16>> {
+    /// What the table settles of `pos` for the attacker of the last solve, `None` when it
+    /// knows neither a mate nor its absence. Only path-independent verdicts are stored, so
+    /// both hold whatever the path to `pos`.
+    pub(super) fn known(&self, pos: &Position) -> Option<Settled> {
         let p = self.table.probe(self.key(pos), pos.hand(self.attacker))?;
         if p.is_proven() {
-            Some(Some(p.len))
+            Some(Settled::Mate(p.len))
         } else if p.is_disproven() {
-            Some(None)
+            Some(Settled::NoMate(p.hand))
         } else {
             None
         }
@@ -1977,7 +1986,7 @@ mod tests {
         );
         // After G*8b Kx8b Black holds nothing and has no check: disproven...
         let after = Position::from_sfen("9/1k7/9/9/9/9/9/9/9 b - 1").unwrap();
-        assert_eq!(solver.known(&after), Some(None));
+        assert!(matches!(solver.known(&after), Some(Settled::NoMate(_))));
         // ...but not for a hand with a kind the disproof did not hold (a gold drops with check).
         let with_gold = Position::from_sfen("9/1k7/9/9/9/9/9/9/9 b G 1").unwrap();
         assert_eq!(solver.known(&with_gold), None);
