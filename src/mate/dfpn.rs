@@ -72,7 +72,7 @@ pub(super) enum Settled {
     /// A mate within this many plies (its proof tree's depth, an upper bound on the distance).
     Mate(u16),
     /// No mate, for every attacker's hand that holds no more than this one (the disproof
-    /// hand; the defender then holds the rest, at least what she holds in the position).
+    /// hand), the defender holding the pieces in play that the attacker does not.
     NoMate(Hand),
 }
 
