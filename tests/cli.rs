@@ -159,6 +159,14 @@ fn bad_input_exits_2_with_a_message() {
         ),
         (&["tune", "/no/such/data.tsv"][..], "/no/such/data.tsv"),
         (
+            &["tsume", "check", "/no/such/problem.kif"][..],
+            "/no/such/problem.kif",
+        ),
+        (
+            &["mate", "/no/such/problem.csa"][..],
+            "/no/such/problem.csa",
+        ),
+        (
             &["selfplay", "--openings", "/no/such/openings.sfen"][..],
             "/no/such/openings.sfen",
         ),
@@ -231,6 +239,8 @@ fn the_documented_commands_parse() {
         "tsume check --nodes 100 --plies 9 --as-given --json --verbose problem.sfen".into(),
         "tsume check --batch problems.tsv".into(),
         "tsume check --batch problems.tsv --json --jobs 2".into(),
+        "tsume check problem.kif".into(),
+        "mate problem.kif".into(),
         "book from-records my.db games/a.csa games/b.kifu lines.txt --max-ply 32".into(),
         "book extend my.db --roots book/openings.sfen --depth 13 --multipv 2 --positions 500".into(),
         "book merge all.db a.db b.db".into(),
@@ -307,4 +317,46 @@ fn output_that_cannot_be_written_is_not_a_panic() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+/// A problem file as composers keep them: Kifu for Windows' KIF in Shift_JIS, with the
+/// defender's `残り全部` and the intended line, which the check holds to the rules.
+#[test]
+fn a_tsume_record_is_a_problem_with_its_intended_line() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/kifu/tsume_sjis.kif"
+    );
+    let (code, out, err) = hayate(&["tsume", "check", file]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("verdict: sound"), "{out}");
+    assert!(
+        out.contains("作意 (3 plies): ▲8四桂 △8一玉 ▲7二金"),
+        "{out}"
+    );
+    assert!(
+        out.contains("作意: a solution: the main line itself"),
+        "{out}"
+    );
+    let (code, out, _) = hayate(&["tsume", "check", "--json", file]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains(
+            "\"intended\":{\"line\":[\"N*8d\",\"9b8a\",\"G*7b\"],\"finding\":\"solution\""
+        ),
+        "{out}"
+    );
+    let (code, out, err) = hayate(&["mate", "--nodes", "10000", file]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("mate in 3 plies"), "{out}");
+    // A record whose line breaks the rules is refused with the line's fault.
+    let dir = std::env::temp_dir().join(format!("hayate-cli-tsume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("illegal.kif");
+    let text = hayate::kifu::decode(&std::fs::read(file).unwrap()).unwrap();
+    std::fs::write(&bad, text.replace("８一玉(92)", "８一玉(93)")).unwrap();
+    let (code, _, err) = hayate(&["tsume", "check", bad.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("illegal or malformed move"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

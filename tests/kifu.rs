@@ -413,3 +413,63 @@ fn mangled_ki2_never_panics() {
         let _ = kif::read(&s);
     }
 }
+
+// Tsume records: the defender's "all the rest", and a board diagram alone.
+
+/// The tsume problem of `tests/data/kifu/tsume_sjis.kif` with the defender holding the rest.
+const TSUME_WITH_THE_REST: &str = "p8/k8/9/S8/9/9/9/9/9 b GN2r2b3g3s3n4l17p 1";
+
+#[test]
+fn a_tsume_kif_gives_the_defender_all_the_rest() {
+    // As Kifu for Windows writes a problem: Shift_JIS, `後手の持駒：残り全部`, the solution.
+    let text = decode(&std::fs::read(data("tsume_sjis.kif")).unwrap()).unwrap();
+    assert_eq!(Format::sniff(&text), Some(Format::Kif));
+    let rec = kif::read(&text).unwrap();
+    assert_eq!(rec.start_sfen, TSUME_WITH_THE_REST);
+    let usi: Vec<String> = moves(&rec).iter().map(|m| m.to_string()).collect();
+    assert_eq!(usi, ["N*8d", "9b8a", "G*7b"]);
+    assert_eq!(rec.ending, Some(Ending::Mate));
+}
+
+#[test]
+fn a_board_diagram_alone_is_a_record_without_moves() {
+    let text = decode(&std::fs::read(data("tsume_sjis.kif")).unwrap()).unwrap();
+    let diagram: String = text
+        .lines()
+        .take_while(|l| !l.starts_with("手数"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(Format::sniff(&diagram), Some(Format::Kif));
+    let rec = kif::read(&diagram).unwrap();
+    assert_eq!(rec.start_sfen, TSUME_WITH_THE_REST);
+    assert!(rec.moves.is_empty());
+    // A diagram cut short is refused with a reason.
+    let cut: String = diagram.lines().take(8).map(|l| format!("{l}\n")).collect();
+    assert!(kif::read(&cut).unwrap_err().contains("ranks"));
+    // The rest is what neither the board nor the other hand holds: none left here.
+    let full = diagram.replace(
+        "先手の持駒：金　桂　",
+        "先手の持駒：飛二　角二　金四　銀三　桂四　香四　歩十七　",
+    );
+    let rec = kif::read(&full).unwrap();
+    assert_eq!(rec.start_sfen, "p8/k8/9/S8/9/9/9/9/9 b 2R2B4G3S4N4L17P 1");
+}
+
+#[test]
+fn csa_00al_gives_a_side_all_the_rest() {
+    // Board rows of nine three-character cells (` * ` for an empty square).
+    let row = |first: &str| format!("{first}{}\n", " * ".repeat(8));
+    let empty = " * ".repeat(9);
+    let text = format!(
+        "V2.2\n{}{}P3{empty}\n{}P5{empty}\nP6{empty}\nP7{empty}\nP8{empty}\nP9{empty}\n\
+         P+00KI00KE\nP-00AL\n+\n+0084KE\n-9281OU\n+0072KI\n%TSUMI\n",
+        row("P1-FU"),
+        row("P2-OU"),
+        row("P4+GI"),
+    );
+    let text = text.as_str();
+    assert_eq!(Format::sniff(text), Some(Format::Csa));
+    let rec = Format::Csa.read(text).unwrap();
+    assert_eq!(rec.start_sfen, TSUME_WITH_THE_REST);
+    assert_eq!(rec.moves.len(), 3);
+}

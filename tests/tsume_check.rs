@@ -8,8 +8,9 @@ use std::collections::{HashMap, HashSet};
 use std::process::Command;
 
 use hayate::mate::{
-    check_problem, verify_mate_line, verify_tsume_line, with_defender_holding_the_rest,
-    Alternative, CheckLimits, Report, SolveLimits, Solver, Status, Verdict,
+    check_problem, check_with_intended, verify_mate_line, verify_tsume_line,
+    with_defender_holding_the_rest, Alternative, CheckLimits, IntendedFinding, Report, SolveLimits,
+    Solver, Status, Verdict,
 };
 use hayate::movegen::{generate_checks, generate_legal, MoveList};
 use hayate::types::Move;
@@ -1341,4 +1342,328 @@ fn leaving_out_the_early_mates_changes_nothing_else() {
             assert_eq!(moves(with), moves(without), "{sfen}");
         }
     }
+}
+
+// The composer's intended line (作意), given with the problem.
+
+/// The limits of the intended lines' tests: the hands as given, and enough nodes for the exact
+/// length and the main line (the alternatives, which these tests do not look at, may run out).
+fn intended_limits() -> CheckLimits {
+    CheckLimits {
+        complete_hand: false,
+        ..limits(300_000)
+    }
+}
+
+/// The check of `sfen` with the hands as given and the intended line `intended`.
+fn check_intended(sfen: &str, intended: &[Move]) -> (Position, Report) {
+    let r = check_with_intended(sfen, intended, &intended_limits()).unwrap();
+    (Position::from_sfen(sfen).unwrap(), r)
+}
+
+/// The check of `sfen` with the hands as given and no intended line.
+fn check_main(sfen: &str) -> (Position, Report) {
+    check_intended(sfen, &[])
+}
+
+/// Best play from `p` by the exhaustive search, to mate within `bound` plies: the first
+/// quickest check at an attacker turn, the first longest defence at a defender turn.
+fn best_line(p: &Position, bound: u32) -> Vec<Move> {
+    let mut ex = Exhaustive::new();
+    let mut p = p.clone();
+    let mut line = Vec::new();
+    // The defender to move is in check; the attacker (without a king here) is not.
+    let attacker = if p.in_check() {
+        !p.side_to_move()
+    } else {
+        p.side_to_move()
+    };
+    let mut left = bound;
+    loop {
+        let attacking = p.side_to_move() == attacker;
+        let value = if attacking {
+            ex.attack(&mut p, left)
+        } else {
+            ex.defend(&mut p, left)
+        };
+        let Some(value) = value else {
+            panic!(
+                "no mate within {left} at {} after {}",
+                p.to_sfen(),
+                usi(&line)
+            );
+        };
+        if value == 0 {
+            return line;
+        }
+        let mut moves = MoveList::new();
+        if attacking {
+            generate_checks(&p, &mut moves);
+        } else {
+            generate_legal(&p, &mut moves);
+        }
+        let next = moves.iter().copied().find(|&m| {
+            p.do_move(m);
+            let v = if attacking {
+                ex.defend(&mut p, value - 1)
+            } else {
+                ex.attack(&mut p, value - 1)
+            };
+            p.undo_move(m);
+            v == Some(value - 1)
+        });
+        let m = next.expect("a move keeps the value");
+        line.push(m);
+        p.do_move(m);
+        left = value - 1;
+    }
+}
+
+/// The exhaustive value of the position after `line` from `p`, within `bound`.
+fn value_after(p: &Position, line: &[Move], bound: u32) -> Option<u32> {
+    let mut q = p.clone();
+    for &m in line {
+        q.do_move(m);
+    }
+    // The defender to move is in check; the attacker (without a king here) is not.
+    let mut ex = Exhaustive::new();
+    if q.in_check() {
+        ex.defend(&mut q, bound)
+    } else {
+        ex.attack(&mut q, bound)
+    }
+}
+
+/// Problems of `tests/data/tsume_short.tsv` with nothing in the defender's hand, so that the
+/// exhaustive search, which counts every interposition, plays by the checker's rules.
+fn short_problems() -> Vec<(String, u32, String)> {
+    include_str!("data/tsume_short.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[0].to_string(), f[1].parse().unwrap(), f[2].to_string())
+        })
+        .filter(|(_, plies, _)| (3..=7).contains(plies))
+        .collect()
+}
+
+#[test]
+fn the_main_line_as_intended_is_a_solution() {
+    let r = check(SOUND);
+    let (_, with) = check_intended(SOUND, &r.main_line);
+    let i = with.intended.as_ref().unwrap();
+    assert_eq!(i.finding, IntendedFinding::Solution);
+    assert_eq!(i.parts_from_main_line_at, None);
+    assert!(i.spare.is_empty());
+    assert!(with
+        .human(false)
+        .contains("作意: a solution: the main line itself"));
+    assert!(with.json(false).contains("\"intended\":{"));
+    // The problem's own report is the same with the intended line.
+    assert_eq!(with.main_line, r.main_line);
+    assert_eq!(with.status, r.status);
+    assert!(r.intended.is_none() && !r.json(false).contains("intended"));
+}
+
+#[test]
+fn an_equally_long_defence_as_intended_is_a_solution_that_leaves_the_main_line() {
+    let r = check(EQUAL);
+    let mut line = r.main_line.clone();
+    let variation = &r.equal_variations[0];
+    line.truncate(variation.ply - 1);
+    line.extend(&variation.line);
+    let limits = limits(3_000_000);
+    let with = check_with_intended(EQUAL, &line, &limits).unwrap();
+    let i = with.intended.unwrap();
+    assert_eq!(i.finding, IntendedFinding::Solution);
+    assert_eq!(i.parts_from_main_line_at, Some(2));
+}
+
+#[test]
+fn an_intended_check_slower_than_another_is_wrong_there() {
+    let mut tried = 0;
+    for (name, plies, sfen) in short_problems() {
+        let (pos, r) = check_main(&sfen);
+        assert_eq!(r.length, Some(plies as usize), "{name}");
+        // At each attacker turn of the main line, the first check that mates two plies more
+        // slowly, followed by best play: an intended line wrong at that turn.
+        let slower: Vec<(usize, Vec<Move>)> = (0..r.main_line.len())
+            .step_by(2)
+            .filter_map(|i| {
+                let mut p = before(&pos, &r.main_line, i + 1);
+                let left = plies - i as u32;
+                let mut checks = MoveList::new();
+                generate_checks(&p, &mut checks);
+                checks.iter().copied().find_map(|m| {
+                    p.do_move(m);
+                    let v = Exhaustive::new().defend(&mut p, left + 3);
+                    let line = v.filter(|&v| v + 1 > left).map(|v| {
+                        let mut line = r.main_line[..i].to_vec();
+                        line.push(m);
+                        line.extend(best_line(&p, v));
+                        line
+                    });
+                    p.undo_move(m);
+                    line.map(|l| (i + 1, l))
+                })
+            })
+            .collect();
+        for (ply, intended) in slower {
+            let (_, with) = check_intended(&sfen, &intended);
+            let i = with.intended.unwrap();
+            if matches!(i.finding, IntendedFinding::Unknown { .. }) {
+                // The proof that no check mates sooner can outrun the budget (two-rooks: "no mate
+                // within 6" after ▲4一飛 takes more than 300k nodes); it never says anything else.
+                continue;
+            }
+            tried += 1;
+            let IntendedFinding::QuickerMate {
+                ply: at,
+                plies: n,
+                line,
+            } = &i.finding
+            else {
+                panic!("{name}: {:?}", i.finding);
+            };
+            assert_eq!(*at, ply, "{name}");
+            let left = plies as usize - ply + 1;
+            assert_eq!(*n, left, "{name}");
+            // The quicker line mates in that many plies, and best play gives no quicker one.
+            let p = before(&pos, &intended, ply);
+            assert_eq!(line.len(), left, "{name}");
+            verify_mate_line(&p, line).unwrap();
+            assert_eq!(
+                value_after(&p, &line[..1], left as u32),
+                Some(left as u32 - 1)
+            );
+            assert_eq!(i.parts_from_main_line_at, Some(ply));
+        }
+    }
+    assert!(tried >= 3, "only {tried} problems had a slower check");
+}
+
+#[test]
+fn an_intended_defence_shorter_than_another_is_wrong_there() {
+    let mut tried = 0;
+    for (name, plies, sfen) in short_problems() {
+        let (pos, r) = check_main(&sfen);
+        // The first defender turn of the main line with a defence mated sooner.
+        let shorter = (1..r.main_line.len()).step_by(2).find_map(|i| {
+            let mut p = before(&pos, &r.main_line, i + 1);
+            let left = plies - i as u32;
+            let mut replies = MoveList::new();
+            generate_legal(&p, &mut replies);
+            replies.iter().copied().find_map(|m| {
+                p.do_move(m);
+                let v = Exhaustive::new().attack(&mut p, left - 1);
+                let line = v.filter(|&v| v + 1 < left).map(|v| {
+                    let mut line = r.main_line[..i].to_vec();
+                    line.push(m);
+                    line.extend(best_line(&p, v));
+                    line
+                });
+                p.undo_move(m);
+                line.map(|l| (i + 1, l))
+            })
+        });
+        let Some((ply, intended)) = shorter else {
+            continue;
+        };
+        tried += 1;
+        let (_, with) = check_intended(&sfen, &intended);
+        let i = with.intended.clone().unwrap();
+        let IntendedFinding::LongerDefence {
+            ply: at,
+            plies: n,
+            line,
+        } = &i.finding
+        else {
+            panic!("{name}: {:?}", i.finding);
+        };
+        assert_eq!(*at, ply, "{name}");
+        let left = plies as usize - ply + 1;
+        assert_eq!(*n, Some(left), "{name}");
+        // The longer defence is one of the longest, and its line mates.
+        let mut p = before(&pos, &intended, ply);
+        assert_eq!(line.len(), left, "{name}");
+        assert!(p.is_legal(line[0]));
+        p.do_move(line[0]);
+        verify_mate_line(&p, &line[1..]).unwrap();
+        p.undo_move(line[0]);
+        assert_eq!(
+            value_after(&p, &line[..1], left as u32),
+            Some(left as u32 - 1)
+        );
+        assert!(with
+            .human(false)
+            .contains(&format!("wrong at ply {ply}: the defence lasts longer")));
+    }
+    assert!(tried >= 3, "only {tried} problems had a shorter defence");
+}
+
+#[test]
+fn an_intended_line_that_is_not_a_mate_is_named_where_it_fails() {
+    let r = check(SOUND);
+    let cut = &r.main_line[..r.main_line.len() - 1];
+    let (_, with) = check_intended(SOUND, cut);
+    assert!(matches!(
+        with.intended.unwrap().finding,
+        IntendedFinding::NotAMate { ply: 2, .. }
+    ));
+    // A quiet drop for the first move.
+    let pos = Position::from_sfen(SOUND).unwrap();
+    let quiet = hayate::position::parse_move_syntax("G*5e").unwrap();
+    assert!(pos.is_legal(quiet));
+    let (_, with) = check_intended(SOUND, &[quiet]);
+    let i = with.intended.unwrap();
+    assert!(
+        matches!(&i.finding, IntendedFinding::NotAMate { ply: 1, why } if why.contains("no check")),
+        "{:?}",
+        i.finding
+    );
+    // An illegal move (a piece from an empty square) at ply 2, as a caller of the library
+    // might pass: named, and the summary writes the moves it cannot play as they came.
+    let mut line = r.main_line.clone();
+    line[1] = hayate::position::parse_move_syntax("5e5d").unwrap();
+    let (_, with) = check_intended(SOUND, &line);
+    let i = with.intended.as_ref().unwrap();
+    assert!(
+        matches!(&i.finding, IntendedFinding::NotAMate { ply: 2, why } if why.contains("not a legal move")),
+        "{:?}",
+        i.finding
+    );
+    assert!(with.human(false).contains("5e5d"));
+}
+
+#[test]
+fn a_useless_interposition_in_the_intended_line_is_named() {
+    // ▲6六飛 △6四歩: a useless interposition; then the solver's mate.
+    let mut p = full(USELESS);
+    let mut line = Vec::new();
+    for usi in ["8f6f", "P*6d"] {
+        let m = hayate::position::parse_move_syntax(usi).unwrap();
+        assert!(p.is_legal(m), "{usi}");
+        p.do_move(m);
+        line.push(m);
+    }
+    let mut solver = Solver::new(16);
+    let limits = SolveLimits {
+        nodes: Some(1_000_000),
+        tsume_line: true,
+        ..SolveLimits::default()
+    };
+    let Verdict::Mate(rest) = solver.solve(&mut p, limits) else {
+        panic!("no mate after the drop");
+    };
+    line.extend(rest);
+    let r = check_with_intended(USELESS, &line, &limits_default()).unwrap();
+    assert_eq!(
+        r.intended.unwrap().finding,
+        IntendedFinding::UselessInterposition { ply: 2 }
+    );
+}
+
+fn limits_default() -> CheckLimits {
+    limits(3_000_000)
 }

@@ -7,10 +7,13 @@ use clap::{Args, Subcommand};
 
 use super::progress::Progress;
 use super::{position_argument, Failure, Outcome};
+use crate::kifu::{self, Format};
 use crate::mate::{
-    check_batch, check_problem, japanese_line, BatchRows, CheckLimits, SolveLimits, Solver,
+    check_batch, check_with_intended, japanese_line, BatchRows, CheckLimits, SolveLimits, Solver,
     Verdict, SOLVER_STACK,
 };
+use crate::position::Position;
+use crate::types::Move;
 
 #[derive(Debug, Args)]
 pub struct MateArgs {
@@ -34,7 +37,8 @@ pub struct MateArgs {
     /// for the times
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
-    /// The problem: an SFEN (with or without `sfen`), attacker to move
+    /// The problem, attacker to move: an SFEN (with or without `sfen`), or a problem file as
+    /// `tsume check` reads one
     #[arg(required_unless_present = "batch", num_args = 1..)]
     pub position: Vec<String>,
 }
@@ -71,7 +75,9 @@ pub struct CheckArgs {
     /// (about 250 MB at the default --nodes); the rows come out the same, in the file's order
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
-    /// The problem: an SFEN, or a file holding one (on its first line, or as name<TAB>sfen)
+    /// The problem: an SFEN; a file holding one (on its first line, or as name<TAB>sfen); or a
+    /// record (KIF, KI2, CSA, or a board diagram alone) whose start position is the problem and
+    /// whose moves, if any, are the intended line (作意), checked against the rules too
     #[arg(required_unless_present = "batch", num_args = 1..)]
     pub problem: Vec<String>,
 }
@@ -123,7 +129,10 @@ fn solve(a: MateArgs) -> Outcome {
         outln!("{report}");
         return Ok(());
     }
-    let mut pos = position_argument(&a.position)?;
+    let mut pos = match problem_file(&a.position)? {
+        Some(problem) => Position::from_sfen(&problem.sfen).map_err(|e| e.to_string())?,
+        None => position_argument(&a.position)?,
+    };
     let mut solver = Solver::new(a.hash);
     let start = Instant::now();
     let verdict = solver.solve(&mut pos, limits());
@@ -187,27 +196,75 @@ fn check(a: CheckArgs) -> Outcome {
         }
         return Ok(());
     }
-    let arg = a.problem.join(" ");
-    // A file holds the SFEN on its first line (or a name<TAB>SFEN row); anything else is
-    // taken as the SFEN itself.
-    let sfen = match std::fs::read_to_string(&arg) {
-        Ok(text) => {
-            let first = text
-                .lines()
-                .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
-                .unwrap_or("");
-            first.rsplit('\t').next().unwrap_or("").to_string()
-        }
-        Err(_) => arg,
-    };
-    if sfen.trim().is_empty() {
-        return Err("no position given".into());
-    }
-    let report = check_problem(&sfen, &limits)?;
+    let problem = problem_argument(&a.problem)?;
+    let report = check_with_intended(&problem.sfen, &problem.intended, &limits)?;
     if a.json {
         outln!("{}", report.json(a.verbose));
     } else {
         out!("{}", report.human(a.verbose));
     }
     Ok(())
+}
+
+/// A problem given on the command line.
+struct Problem {
+    /// Its position, the attacker to move.
+    sfen: String,
+    /// The composer's intended line (作意), when a record gave one.
+    intended: Vec<Move>,
+}
+
+/// Whether `words` name a file, and the problem it holds. A record (KIF, KI2 or CSA by its
+/// extension or its look, in UTF-8 or Shift_JIS; a board diagram alone reads as KIF) gives its
+/// start position, with the defender's `残り全部` (KIF) or `00AL` (CSA), and its moves as the
+/// intended line. Any other file holds the SFEN on its first line that is not a comment, alone
+/// or as a name<TAB>SFEN row. `None` when no such file exists: the words are the position.
+fn problem_file(words: &[String]) -> Result<Option<Problem>, Failure> {
+    let arg = words.join(" ");
+    let path = std::path::Path::new(arg.trim());
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if !path.is_file() {
+        // A name that only a file could have (an SFEN has no such ending) must be one.
+        if Format::from_extension(ext).is_some() || matches!(ext, "tsv" | "txt" | "sfen") {
+            return Err(Failure::Input(format!("cannot read {arg}: no such file")));
+        }
+        return Ok(None);
+    }
+    let text = kifu::read_text(path).map_err(Failure::Input)?;
+    if let Some(format) = Format::from_extension(ext).or_else(|| Format::sniff(&text)) {
+        let rec = format
+            .read(&text)
+            .map_err(|e| Failure::Input(format!("{arg}: {e}")))?;
+        return Ok(Some(Problem {
+            sfen: rec.start_sfen,
+            intended: rec.moves.iter().map(|m| m.mv).collect(),
+        }));
+    }
+    let first = text
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .unwrap_or("");
+    let sfen = first.rsplit('\t').next().unwrap_or("").trim().to_string();
+    if sfen.is_empty() {
+        return Err(Failure::Input(format!("{arg}: no position in the file")));
+    }
+    Ok(Some(Problem {
+        sfen,
+        intended: Vec::new(),
+    }))
+}
+
+/// The problem `words` give: a file as [`problem_file`] reads it, or the SFEN itself.
+fn problem_argument(words: &[String]) -> Result<Problem, Failure> {
+    if let Some(p) = problem_file(words)? {
+        return Ok(p);
+    }
+    let sfen = words.join(" ");
+    if sfen.trim().is_empty() {
+        return Err("no position given".into());
+    }
+    Ok(Problem {
+        sfen,
+        intended: Vec::new(),
+    })
 }

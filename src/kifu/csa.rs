@@ -165,6 +165,8 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
     let mut board: [Option<Piece>; 81] = [None; 81];
     let mut hands: Vec<(Color, PieceType)> = Vec::new();
     let mut explicit_board = false;
+    // The side `00AL` gives every piece left over.
+    let mut rest_to: Option<Color> = None;
     let mut pos: Option<Position> = None;
     for (n, raw) in text.lines().enumerate() {
         let line = raw.trim_end();
@@ -194,8 +196,12 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
             };
             for chunk in rest.as_bytes().chunks(4) {
                 let chunk = std::str::from_utf8(chunk).map_err(|_| err("bad hand"))?;
-                // Pieces in hand are unpromoted and never the king (`00AL`, "all the rest",
-                // is not read).
+                // `00AL`: every piece not placed otherwise, as tsume give the defender.
+                if chunk == "00AL" {
+                    rest_to = Some(c);
+                    continue;
+                }
+                // Pieces in hand are unpromoted and never the king.
                 let pt = chunk
                     .get(2..4)
                     .and_then(parse_csa_piece)
@@ -246,7 +252,12 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
                 }
                 s
             };
-            let p = Position::from_sfen(&sfen).map_err(|e| err(&e.to_string()))?;
+            let mut p = Position::from_sfen(&sfen).map_err(|e| err(&e.to_string()))?;
+            if let Some(c) = rest_to {
+                p = p
+                    .with_the_rest_in_hand(c)
+                    .map_err(|e| err(&e.to_string()))?;
+            }
             rec.start_sfen = p.to_sfen();
             pos = Some(p);
         } else if line.starts_with('+') || line.starts_with('-') {

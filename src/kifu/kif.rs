@@ -273,6 +273,11 @@ impl Header {
         true
     }
 
+    /// Whether a board diagram was read.
+    pub(super) fn has_diagram(&self) -> bool {
+        !self.rows.is_empty()
+    }
+
     /// The start position: the diagram when there is one, else the handicap, else the even
     /// game. `その他` (another position) needs the diagram.
     pub(super) fn start_sfen(&self) -> Result<String, String> {
@@ -372,8 +377,16 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
             });
         }
     }
-    let Some(p) = pos else {
-        return Err("KIF has no move list header (手数----指手----)".into());
+    let p = match pos {
+        Some(p) => p,
+        // A board diagram alone (BOD, as problems are passed around): a record without moves.
+        None if header.has_diagram() => {
+            let p = Position::from_sfen(&header.start_sfen()?)
+                .map_err(|e| format!("KIF diagram: {e}"))?;
+            rec.start_sfen = p.to_sfen();
+            p
+        }
+        None => return Err("KIF has no move list header (手数----指手----)".into()),
     };
     if matches!(rec.ending, Some(Ending::Sennichite)) {
         rec.ending = Some(super::repetition_ending(&p));
@@ -419,7 +432,14 @@ fn diagram_sfen(rows: &[String], hands: &[String; 2], white_first: bool) -> Resu
         }
     }
     let mut hand = String::new();
+    // `残り全部` ("all the rest"), as tsume records give the defender's hand.
+    let mut rest = None;
     for (i, h) in hands.iter().enumerate() {
+        let h = h.trim_matches([' ', '　']);
+        if h == "残り全部" {
+            rest = Some([Color::Black, Color::White][i]);
+            continue;
+        }
         if h.is_empty() || h == "なし" {
             continue;
         }
@@ -440,11 +460,18 @@ fn diagram_sfen(rows: &[String], hands: &[String; 2], white_first: bool) -> Resu
             }
         }
     }
-    Ok(format!(
+    let sfen = format!(
         "{board} {} {} 1",
         if white_first { "w" } else { "b" },
         if hand.is_empty() { "-".into() } else { hand }
-    ))
+    );
+    match rest {
+        None => Ok(sfen),
+        Some(c) => Position::from_sfen(&sfen)
+            .and_then(|p| p.with_the_rest_in_hand(c))
+            .map(|p| p.to_sfen())
+            .map_err(|e| format!("KIF diagram: {e}")),
+    }
 }
 
 fn kanji_number(s: &str) -> Option<u32> {

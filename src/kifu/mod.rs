@@ -30,8 +30,8 @@ impl Format {
 
     /// The format a record's text looks like, for files whose name says nothing (`.txt`,
     /// stdin): KIF has its move list header, KI2 its lines of `▲`/`△` moves, CSA its `V2`,
-    /// `PI` or `+7776FU` lines. Anything else (an opening line like `startpos moves ...`) is
-    /// no record format.
+    /// `PI` or `+7776FU` lines; a board diagram alone (BOD) is read as KIF. Anything else (an
+    /// opening line like `startpos moves ...`) is no record format.
     pub fn sniff(text: &str) -> Option<Format> {
         let lines = || {
             text.lines()
@@ -42,6 +42,19 @@ impl Format {
         }
         if lines().any(|l| l.starts_with(['▲', '△', '☗', '☖'])) {
             return Some(Format::Ki2);
+        }
+        // A board diagram alone (BOD): KIF's header without its move list.
+        if lines().any(|l| {
+            [
+                "後手の持駒：",
+                "先手の持駒：",
+                "上手の持駒：",
+                "下手の持駒：",
+            ]
+            .iter()
+            .any(|k| l.starts_with(k))
+        }) {
+            return Some(Format::Kif);
         }
         let csa_move = |l: &str| {
             let b = l.as_bytes();

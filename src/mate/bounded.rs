@@ -64,6 +64,11 @@ pub trait Oracle {
     fn is_useless(&mut self, pos: &mut Position, r: Move) -> bool;
     /// Counts one node; `false` once the budget is spent.
     fn tick(&mut self) -> bool;
+    /// Whether the budget is spent: an `is_useless` answered then may be "no" for want of
+    /// nodes, and nothing may be concluded from it.
+    fn exhausted(&self) -> bool {
+        false
+    }
     /// What an unbounded solver has settled of `pos`, whatever the path to it.
     fn known(&mut self, _pos: &Position) -> Option<Settled> {
         None
@@ -204,6 +209,24 @@ impl BoundedSearch {
             (_, 0) => Some(false),
             _ => None,
         }
+    }
+
+    /// Lets the search go on after its oracle's budget ran out, once the oracle has a new one.
+    /// What the table holds still stands: a search that runs out stores nothing it has not
+    /// settled, and nothing it concluded from a useless-drop question its oracle could no longer
+    /// answer (see [`Oracle::exhausted`]).
+    pub fn resume(&mut self) {
+        self.aborted = false;
+    }
+
+    /// The oracle's answer whether the defender's drop `r` is a useless interposition. An
+    /// answer given for want of nodes is no answer: the search stops there.
+    fn is_useless(&mut self, pos: &mut Position, r: Move, oracle: &mut impl Oracle) -> bool {
+        let useless = oracle.is_useless(pos, r);
+        if !useless && oracle.exhausted() {
+            self.aborted = true;
+        }
+        useless
     }
 
     /// Whether the table knows that the attacker never mates from `pos`.
@@ -425,7 +448,10 @@ impl BoundedSearch {
         } else {
             generate_legal(pos, &mut moves);
             let all_useless = moves.iter().all(|&r| muda::may_be_useless(pos, r))
-                && moves.iter().all(|&r| oracle.is_useless(pos, r));
+                && moves.iter().all(|&r| self.is_useless(pos, r, oracle));
+            if self.aborted {
+                return;
+            }
             if all_useless {
                 // Mate, or only useless interpositions left: mate under the convention.
                 self.prove(place, 0);
@@ -515,9 +541,12 @@ impl BoundedSearch {
             let mut i = 0;
             while i < children.len() && !or_node && !refuted {
                 if children[i].dn == 0 && children[i].may_be_useless {
-                    if oracle.is_useless(pos, children[i].mv) {
+                    if self.is_useless(pos, children[i].mv, oracle) {
                         children.swap_remove(i);
                         continue;
+                    }
+                    if self.aborted {
+                        return;
                     }
                     children[i].may_be_useless = false;
                 }
@@ -604,7 +633,7 @@ impl BoundedSearch {
             replies.clear();
             generate_legal(pos, &mut replies);
             let mated = replies.iter().all(|&r| muda::may_be_useless(pos, r))
-                && replies.iter().all(|&r| oracle.is_useless(pos, r));
+                && replies.iter().all(|&r| self.is_useless(pos, r, oracle));
             pos.undo_move(m);
             if mated {
                 return true;
@@ -652,6 +681,8 @@ impl BoundedSearch {
                 } else if self.mate_at_once(pos, &checks, oracle) {
                     self.prove(place, 1);
                     None
+                } else if self.aborted {
+                    None
                 } else {
                     self.fail(place, 3);
                     Some(3)
@@ -662,8 +693,8 @@ impl BoundedSearch {
                 return Some(0);
             }
             if let Some(d) = none_within {
-                if !(may_be_useless && oracle.is_useless(pos, r)) {
-                    return Some(d);
+                if !(may_be_useless && self.is_useless(pos, r, oracle)) {
+                    return Some(if self.aborted { 0 } else { d });
                 }
             }
         }
@@ -782,6 +813,50 @@ mod tests {
         assert_eq!(wider.board, 1);
         assert_eq!(wider.attacker, hand("3G", Color::Black));
         assert_eq!(wider.defender, hand("s", Color::White));
+    }
+
+    /// An oracle out of nodes: it can no longer prove a drop useless, and says so.
+    struct Exhausted;
+
+    impl Oracle for Exhausted {
+        fn is_useless(&mut self, _pos: &mut Position, _r: Move) -> bool {
+            false
+        }
+
+        fn tick(&mut self) -> bool {
+            true
+        }
+
+        fn exhausted(&self) -> bool {
+            true
+        }
+    }
+
+    /// An oracle for which every drop that may be useless is.
+    struct AllUseless;
+
+    impl Oracle for AllUseless {
+        fn is_useless(&mut self, _pos: &mut Position, _r: Move) -> bool {
+            true
+        }
+
+        fn tick(&mut self) -> bool {
+            true
+        }
+    }
+
+    /// The rook's check along the first rank leaves the king only drops between them, each
+    /// taken back with mate: mate under the convention. An oracle out of nodes cannot say so,
+    /// and the search must not take its "no" for an answer: it stops, stores nothing, and
+    /// after `resume` a new question gets the right one.
+    #[test]
+    fn a_useless_drop_question_without_nodes_settles_nothing() {
+        let mut pos = Position::from_sfen("R7k/7pp/9/9/9/9/9/9/9 w p 1").unwrap();
+        let mut s = BoundedSearch::new(Color::Black);
+        assert_eq!(s.mates_within(&mut pos, 1, &mut Exhausted), None);
+        assert_eq!(s.mates_within(&mut pos, 1, &mut AllUseless), None);
+        s.resume();
+        assert_eq!(s.mates_within(&mut pos, 1, &mut AllUseless), Some(true));
     }
 
     /// An oracle whose solver has disproven every position, for every attacker's hand up to

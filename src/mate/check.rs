@@ -31,6 +31,8 @@
 //! attacker in check can only answer with a move that both escapes and gives check, and an
 //! attacker with no such move has lost the line.
 
+mod intended;
+
 use std::collections::HashMap;
 
 use super::bounded::{BoundedSearch, Oracle};
@@ -41,6 +43,8 @@ use crate::json::quote;
 use crate::movegen::{generate_checks, generate_legal, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Hand, Move, PieceType, Square};
+
+pub use intended::{Intended, IntendedFinding};
 
 /// How far a check may go.
 #[derive(Clone, Debug)]
@@ -163,6 +167,8 @@ pub struct Report {
     /// Some alternative at an attacker turn could not be settled (whether it mates, or, when it
     /// does, whether it keeps off the main line): a flawed verdict may miss further flaws.
     pub incomplete: bool,
+    /// The composer's intended line (作意), when the problem came with one, held to the rules.
+    pub intended: Option<Intended>,
     pub nodes: u64,
 }
 
@@ -245,6 +251,18 @@ struct PutOff<'a> {
 /// The df-pn solver it calls recurses once per ply of the lines it explores: call this on a
 /// thread with a large stack, as `hayate tsume check` does.
 pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String> {
+    check_with_intended(sfen, &[], limits)
+}
+
+/// Checks the problem in `sfen` as [`check_problem`] does and, when `intended` is not empty,
+/// holds that line (the composer's 作意, from the position as given) to the rules too, with a
+/// budget of its own (`limits.nodes` more), so that the problem's own report is the same with
+/// or without it.
+pub fn check_with_intended(
+    sfen: &str,
+    intended: &[Move],
+    limits: &CheckLimits,
+) -> Result<Report, String> {
     let sfen = sfen.trim();
     let sfen = sfen.strip_prefix("sfen ").unwrap_or(sfen);
     let given = Position::from_sfen(sfen).map_err(|e| e.to_string())?;
@@ -277,9 +295,17 @@ pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String>
         early_mates: Vec::new(),
         refutations: Vec::new(),
         incomplete: false,
+        intended: None,
         nodes: 0,
     };
+    let problem = pos.clone();
     c.run(&mut pos, limits, &mut report);
+    if !intended.is_empty() {
+        c.budget = c.nodes.saturating_add(limits.nodes);
+        c.aborted = false;
+        c.bounded.resume();
+        report.intended = Some(c.intended(&problem, intended, &report));
+    }
     report.nodes = c.nodes;
     Ok(report)
 }
@@ -287,24 +313,8 @@ pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String>
 /// The position with every piece that is on neither the board nor in a hand put in the
 /// defender's hand.
 pub fn with_defender_holding_the_rest(pos: &Position) -> Result<Position, String> {
-    let attacker = pos.side_to_move();
-    let mut count = [0u32; PieceType::NUM];
-    for sq in pos.occupied() {
-        if let Some(p) = pos.piece_on(sq) {
-            let pt = p.piece_type();
-            if pt != PieceType::King {
-                count[pt.unpromote() as usize] += 1;
-            }
-        }
-    }
-    let mut hands = [pos.hand(Color::Black), pos.hand(Color::White)];
-    for pt in PieceType::HAND {
-        count[pt as usize] += hands[0].count(pt) + hands[1].count(pt);
-        let missing = (Hand::MAX[pt as usize] as u32).saturating_sub(count[pt as usize]);
-        let d = &mut hands[(!attacker).index()];
-        d.set(pt, d.count(pt) + missing);
-    }
-    pos.with_hands(hands).map_err(|e| e.to_string())
+    pos.with_the_rest_in_hand(!pos.side_to_move())
+        .map_err(|e| e.to_string())
 }
 
 impl Checker {
@@ -1263,6 +1273,10 @@ impl Oracle for Checker {
         !self.aborted
     }
 
+    fn exhausted(&self) -> bool {
+        self.aborted
+    }
+
     fn known(&mut self, pos: &Position) -> Option<Settled> {
         self.solver.known(pos)
     }
@@ -1363,7 +1377,63 @@ impl Report {
         if self.incomplete {
             s.push_str("some alternatives could not be settled within the budget\n");
         }
+        if let Some(i) = &self.intended {
+            s.push_str(&self.intended_human(i, &jp));
+        }
         s.push_str(&format!("nodes: {}\n", self.nodes));
+        s
+    }
+
+    /// The lines of the summary on the intended line.
+    fn intended_human(&self, i: &Intended, jp: &dyn Fn(&[Move], &[Move]) -> String) -> String {
+        // Only the legal part of a line given from outside can be written in Japanese.
+        let legal = intended::legal_prefix(&self.sfen, &i.line);
+        let mut s = format!(
+            "作意 ({} plies): {}",
+            i.line.len(),
+            jp(&[], &i.line[..legal])
+        );
+        for m in &i.line[legal..] {
+            s.push_str(&format!(" {m}"));
+        }
+        s.push('\n');
+        let before = |ply: usize| &i.line[..(ply - 1).min(i.line.len())];
+        let finding = match &i.finding {
+            IntendedFinding::Solution => match i.parts_from_main_line_at {
+                None if !self.main_line.is_empty() => {
+                    "a solution: the main line itself".to_string()
+                }
+                None => "a solution".to_string(),
+                Some(ply) => {
+                    format!("a solution, as long as the main line, which it leaves at ply {ply}")
+                }
+            },
+            IntendedFinding::NotAMate { ply, why } => {
+                format!("not a mate: at ply {ply}, {why}")
+            }
+            IntendedFinding::QuickerMate { ply, plies, line } => format!(
+                "wrong at ply {ply}: a quicker mate, {plies} plies from there: {}",
+                jp(before(*ply), line)
+            ),
+            IntendedFinding::LongerDefence { ply, plies, line } => format!(
+                "wrong at ply {ply}: the defence lasts longer ({}): {}",
+                plies.map_or("no mate".to_string(), |n| format!(
+                    "{n} plies from there to mate"
+                )),
+                jp(before(*ply), line)
+            ),
+            IntendedFinding::UselessInterposition { ply } => {
+                format!("at ply {ply} a useless interposition (無駄合), which the rules leave out")
+            }
+            IntendedFinding::Unknown { ply, why } => match ply {
+                Some(ply) => format!("not settled at ply {ply}: {why}"),
+                None => format!("not settled: {why}"),
+            },
+        };
+        s.push_str(&format!("作意: {finding}\n"));
+        if !i.spare.is_empty() {
+            s.push_str(&format!("作意 駒余り: {:?} left in hand\n", i.spare));
+        }
         s
     }
 
@@ -1423,6 +1493,9 @@ impl Report {
         );
         if verbose {
             s.push_str(&format!(",\"early_mates\":{}", alts(&self.early_mates)));
+        }
+        if let Some(i) = &self.intended {
+            s.push_str(&format!(",\"intended\":{}", intended_json(i)));
         }
         s.push('}');
         s
@@ -1511,6 +1584,35 @@ fn usi(line: &[Move]) -> String {
 fn json_moves(line: &[Move]) -> String {
     let items: Vec<String> = line.iter().map(|m| format!("\"{m}\"")).collect();
     format!("[{}]", items.join(","))
+}
+
+/// The intended line's part of the JSON report: the line, the finding's name, the ply it is
+/// about, the plies to mate from there and the better line there (where the finding has them).
+fn intended_json(i: &Intended) -> String {
+    let number = |n: Option<usize>| n.map_or("null".to_string(), |n| n.to_string());
+    let (ply, plies, line, why) = match &i.finding {
+        IntendedFinding::Solution => (None, None, None, None),
+        IntendedFinding::NotAMate { ply, why } => (Some(*ply), None, None, Some(why.as_str())),
+        IntendedFinding::QuickerMate { ply, plies, line } => {
+            (Some(*ply), Some(*plies), Some(line), None)
+        }
+        IntendedFinding::LongerDefence { ply, plies, line } => {
+            (Some(*ply), *plies, Some(line), None)
+        }
+        IntendedFinding::UselessInterposition { ply } => (Some(*ply), None, None, None),
+        IntendedFinding::Unknown { ply, why } => (*ply, None, None, Some(why.as_str())),
+    };
+    format!(
+        "{{\"line\":{},\"finding\":\"{}\",\"ply\":{},\"plies\":{},\"better_line\":{},\"why\":{},\"parts_from_main_line_at\":{},\"spare\":\"{:?}\"}}",
+        json_moves(&i.line),
+        i.finding.name(),
+        number(ply),
+        number(plies),
+        line.map_or("null".to_string(), |l| json_moves(l)),
+        why.map_or("null".to_string(), quote),
+        number(i.parts_from_main_line_at),
+        i.spare
+    )
 }
 
 /// A 余詰 shown by a line that keeps off the main line. Its line, the best play after the

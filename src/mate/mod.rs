@@ -14,7 +14,8 @@ mod workers;
 
 pub use batch::run_batch;
 pub use check::{
-    check_problem, with_defender_holding_the_rest, Alternative, CheckLimits, Report, Status,
+    check_problem, check_with_intended, with_defender_holding_the_rest, Alternative, CheckLimits,
+    Intended, IntendedFinding, Report, Status,
 };
 pub use check_batch::{check_batch, BatchRows};
 pub use dfpn::{verify_mate_line, verify_tsume_line, SolveLimits, Solver, Verdict};

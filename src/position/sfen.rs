@@ -215,6 +215,26 @@ impl Position {
         ))
     }
 
+    /// The same position with every piece that is on neither the board nor in a hand put in
+    /// `c`'s hand: the tsume convention for the defender's hand (KIF's `残り全部`, CSA's
+    /// `00AL`).
+    pub fn with_the_rest_in_hand(&self, c: Color) -> Result<Position, SfenError> {
+        let mut count = [0u32; PieceType::NUM];
+        for sq in self.occupied() {
+            if let Some(p) = self.piece_on(sq) {
+                count[p.piece_type().unpromote() as usize] += 1;
+            }
+        }
+        let mut hands = [self.hand(Color::Black), self.hand(Color::White)];
+        for pt in PieceType::HAND {
+            let held = count[pt as usize] + hands[0].count(pt) + hands[1].count(pt);
+            let missing = (Hand::MAX[pt as usize] as u32).saturating_sub(held);
+            let h = &mut hands[c.index()];
+            h.set(pt, h.count(pt) + missing);
+        }
+        self.with_hands(hands)
+    }
+
     /// The SFEN of the current position.
     pub fn to_sfen(&self) -> String {
         let mut s = String::with_capacity(96);

@@ -1,0 +1,266 @@
+//! The composer's intended line (作意), given with the problem, held to the rules.
+//!
+//! A problem file (KIF, KI2, CSA) often carries its solution. The check says whether that line
+//! is a solution under the rules: a legal line of checks that ends in mate, where every check
+//! mates as fast as any check there and every defence is one of the longest. Where it is not,
+//! it names the first ply that fails and what does better there.
+//!
+//! Along a line that has been a solution so far, the exact distance falls by one a ply: from
+//! the problem's exact length `n`, the position before ply `i` is `n - i + 1` plies from mate.
+//! So each ply takes one question of the bounded search, and along the main line (the usual
+//! case: the 作意 is the main line) the answers are already in its table.
+
+use super::{Checker, Report, Status};
+use crate::movegen::{generate_legal, MoveList};
+use crate::position::Position;
+use crate::types::{Hand, Move};
+
+/// What the check found of the intended line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IntendedFinding {
+    /// A solution: every check mates as fast as any, every defence is one of the longest, and
+    /// it ends in mate. It is as long as the main line.
+    Solution,
+    /// Not a line of checks that ends in mate: at `ply` (from 1), for the reason given.
+    NotAMate { ply: usize, why: String },
+    /// At the attacker turn `ply` a quicker mate than the line's: `plies` plies from there (the
+    /// line takes more), along `line`.
+    QuickerMate {
+        ply: usize,
+        plies: usize,
+        line: Vec<Move>,
+    },
+    /// At the defender turn `ply` the line's defence is not one of the longest: `line` starts
+    /// with one that lasts longer, `plies` plies from there to mate (`None`: no mate at all).
+    LongerDefence {
+        ply: usize,
+        plies: Option<usize>,
+        line: Vec<Move>,
+    },
+    /// At the defender turn `ply` the line interposes a piece for nothing (無駄合), which the
+    /// rules leave out.
+    UselessInterposition { ply: usize },
+    /// Not settled: the problem's exact length is unknown, or the budget ran out at `ply`.
+    Unknown { ply: Option<usize>, why: String },
+}
+
+impl IntendedFinding {
+    pub fn name(&self) -> &'static str {
+        match self {
+            IntendedFinding::Solution => "solution",
+            IntendedFinding::NotAMate { .. } => "not_a_mate",
+            IntendedFinding::QuickerMate { .. } => "quicker_mate",
+            IntendedFinding::LongerDefence { .. } => "longer_defence",
+            IntendedFinding::UselessInterposition { .. } => "useless_interposition",
+            IntendedFinding::Unknown { .. } => "unknown",
+        }
+    }
+}
+
+/// The intended line and what the check found of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Intended {
+    pub line: Vec<Move>,
+    pub finding: IntendedFinding,
+    /// The first ply at which the line and the main line part (one of them may end there), when
+    /// the main line was worked out and they do.
+    pub parts_from_main_line_at: Option<usize>,
+    /// What the attacker holds at the end of the line (駒余り when not empty).
+    pub spare: Hand,
+}
+
+/// How many moves of `line` from the position `sfen` are legal one after another.
+pub(super) fn legal_prefix(sfen: &str, line: &[Move]) -> usize {
+    let Ok(mut p) = Position::from_sfen(sfen) else {
+        return 0;
+    };
+    line.iter()
+        .take_while(|&&m| {
+            let legal = p.is_legal(m);
+            if legal {
+                p.do_move(m);
+            }
+            legal
+        })
+        .count()
+}
+
+/// Why `line` is not a line of checks ending in mate from `pos`: the ply and the reason.
+fn not_a_mate(pos: &Position, line: &[Move]) -> Option<(usize, String)> {
+    let attacker = pos.side_to_move();
+    let mut p = pos.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if !p.is_legal(m) {
+            return Some((i + 1, format!("{m} is not a legal move")));
+        }
+        let checks = p.side_to_move() == attacker;
+        p.do_move(m);
+        if checks && !p.in_check() {
+            return Some((i + 1, format!("{m} gives no check")));
+        }
+    }
+    let mut replies = MoveList::new();
+    generate_legal(&p, &mut replies);
+    if p.side_to_move() == attacker || !replies.is_empty() {
+        return Some((line.len(), "the line does not end in mate".into()));
+    }
+    None
+}
+
+impl Checker {
+    /// Holds the intended `line` from `pos` (the problem, completed) to the rules, with the
+    /// report of the problem's own check for the exact length and the main line.
+    pub(super) fn intended(&mut self, pos: &Position, line: &[Move], report: &Report) -> Intended {
+        let parts_from_main_line_at = (!report.main_line.is_empty())
+            .then(|| {
+                let same = line
+                    .iter()
+                    .zip(&report.main_line)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                (same < line.len().max(report.main_line.len())).then_some(same + 1)
+            })
+            .flatten();
+        let mut end = pos.clone();
+        let finding = match not_a_mate(pos, line) {
+            Some((ply, why)) => IntendedFinding::NotAMate { ply, why },
+            None => {
+                for &m in line {
+                    end.do_move(m);
+                }
+                self.judge(pos, line, report)
+            }
+        };
+        Intended {
+            line: line.to_vec(),
+            finding,
+            parts_from_main_line_at,
+            spare: end.hand(self.attacker),
+        }
+    }
+
+    /// The finding for a line of checks that ends in mate.
+    fn judge(&mut self, pos: &Position, line: &[Move], report: &Report) -> IntendedFinding {
+        if report.status == Status::NoMate {
+            // Its first check is refuted; the report names the refutation when it found one.
+            let refutation = report
+                .refutations
+                .iter()
+                .find(|(m, _)| *m == line[0])
+                .and_then(|(_, r)| *r);
+            return match refutation {
+                Some(r) => IntendedFinding::LongerDefence {
+                    ply: 2,
+                    plies: None,
+                    line: vec![r],
+                },
+                None => IntendedFinding::Unknown {
+                    ply: Some(2),
+                    why: "the problem has no mate, but no refutation of this check was proven"
+                        .into(),
+                },
+            };
+        }
+        let Some(n) = report.length else {
+            return IntendedFinding::Unknown {
+                ply: None,
+                why: "the problem's exact length was not settled".into(),
+            };
+        };
+        let out_of_nodes = |ply| IntendedFinding::Unknown {
+            ply: Some(ply),
+            why: "the budget ran out".into(),
+        };
+        let mut p = pos.clone();
+        for (i, &m) in line.iter().enumerate() {
+            let ply = i + 1;
+            // The exact distance here, the line having been a solution up to this ply. It
+            // stays at 1 or more: the check at distance 1 mates, and nothing follows a mate.
+            let Some(value) = (n + 1).checked_sub(ply).filter(|&v| v > 0) else {
+                return IntendedFinding::Unknown {
+                    ply: Some(ply),
+                    why: "the line runs past the exact length".into(),
+                };
+            };
+            let value = value as u16;
+            let attacker_turn = p.side_to_move() == self.attacker;
+            p.do_move(m);
+            if attacker_turn {
+                // No check mates quicker than `value` plies: this one is the quickest when the
+                // defence after it is mated within `value - 1`.
+                match self.mates_within(&mut p, value - 1) {
+                    Some(true) => {}
+                    Some(false) => {
+                        p.undo_move(m);
+                        return match self.principal(&mut p, value) {
+                            Some((line, _)) => IntendedFinding::QuickerMate {
+                                ply,
+                                plies: value as usize,
+                                line,
+                            },
+                            None => out_of_nodes(ply),
+                        };
+                    }
+                    None => return out_of_nodes(ply),
+                }
+            } else {
+                // No defence lasts longer than `value - 1` plies after it: this one is one of
+                // the longest unless it is mated within `value - 3`.
+                let shorter = if value >= 3 {
+                    self.mates_within(&mut p, value - 3)
+                } else {
+                    Some(false)
+                };
+                p.undo_move(m);
+                match shorter {
+                    None => return out_of_nodes(ply),
+                    Some(false) => {
+                        if self.is_useless(&mut p, m) {
+                            return IntendedFinding::UselessInterposition { ply };
+                        }
+                    }
+                    Some(true) => return self.longest_instead(&mut p, ply, value),
+                }
+                p.do_move(m);
+            }
+            if self.aborted {
+                return out_of_nodes(ply);
+            }
+        }
+        IntendedFinding::Solution
+    }
+
+    /// A defence at `p` (the defender to move, `value` plies from mate) that is one of the
+    /// longest, with a line, for the ply where the intended line's defence is shorter.
+    fn longest_instead(&mut self, p: &mut Position, ply: usize, value: u16) -> IntendedFinding {
+        let mut replies = MoveList::new();
+        generate_legal(p, &mut replies);
+        for &r in replies.iter() {
+            p.do_move(r);
+            let sub = match self.longest_defence(p, value) {
+                Some(k) => self.principal(p, k),
+                None => None,
+            };
+            p.undo_move(r);
+            if self.aborted {
+                break;
+            }
+            let Some((mut line, _)) = sub else {
+                continue;
+            };
+            if self.is_useless(p, r) {
+                continue;
+            }
+            line.insert(0, r);
+            return IntendedFinding::LongerDefence {
+                ply,
+                plies: Some(value as usize),
+                line,
+            };
+        }
+        IntendedFinding::Unknown {
+            ply: Some(ply),
+            why: "the budget ran out".into(),
+        }
+    }
+}
