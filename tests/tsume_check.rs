@@ -1455,7 +1455,7 @@ fn the_main_line_as_intended_is_a_solution() {
     let i = with.intended.as_ref().unwrap();
     assert_eq!(i.finding, IntendedFinding::Solution);
     assert_eq!(i.parts_from_main_line_at, None);
-    assert!(i.spare.is_empty());
+    assert_eq!(i.spare, Some(hayate::types::Hand::EMPTY));
     assert!(with
         .human(false)
         .contains("作意: a solution: the main line itself"));
@@ -1480,84 +1480,40 @@ fn an_equally_long_defence_as_intended_is_a_solution_that_leaves_the_main_line()
     assert_eq!(i.parts_from_main_line_at, Some(2));
 }
 
-#[test]
-fn an_intended_check_slower_than_another_is_wrong_there() {
-    let mut tried = 0;
-    for (name, plies, sfen) in short_problems() {
-        let (pos, r) = check_main(&sfen);
-        assert_eq!(r.length, Some(plies as usize), "{name}");
-        // At each attacker turn of the main line, the first check that mates two plies more
-        // slowly, followed by best play: an intended line wrong at that turn.
-        let slower: Vec<(usize, Vec<Move>)> = (0..r.main_line.len())
-            .step_by(2)
-            .filter_map(|i| {
-                let mut p = before(&pos, &r.main_line, i + 1);
-                let left = plies - i as u32;
-                let mut checks = MoveList::new();
-                generate_checks(&p, &mut checks);
-                checks.iter().copied().find_map(|m| {
-                    p.do_move(m);
-                    let v = Exhaustive::new().defend(&mut p, left + 3);
-                    let line = v.filter(|&v| v + 1 > left).map(|v| {
-                        let mut line = r.main_line[..i].to_vec();
-                        line.push(m);
-                        line.extend(best_line(&p, v));
-                        line
-                    });
-                    p.undo_move(m);
-                    line.map(|l| (i + 1, l))
-                })
-            })
-            .collect();
-        for (ply, intended) in slower {
-            let (_, with) = check_intended(&sfen, &intended);
-            let i = with.intended.unwrap();
-            if matches!(i.finding, IntendedFinding::Unknown { .. }) {
-                // The proof that no check mates sooner can outrun the budget (two-rooks: "no mate
-                // within 6" after ▲4一飛 takes more than 300k nodes); it never says anything else.
-                continue;
-            }
-            tried += 1;
-            let IntendedFinding::QuickerMate {
-                ply: at,
-                plies: n,
-                line,
-            } = &i.finding
-            else {
-                panic!("{name}: {:?}", i.finding);
-            };
-            assert_eq!(*at, ply, "{name}");
-            let left = plies as usize - ply + 1;
-            assert_eq!(*n, left, "{name}");
-            // The quicker line mates in that many plies, and best play gives no quicker one.
-            let p = before(&pos, &intended, ply);
-            assert_eq!(line.len(), left, "{name}");
-            verify_mate_line(&p, line).unwrap();
-            assert_eq!(
-                value_after(&p, &line[..1], left as u32),
-                Some(left as u32 - 1)
-            );
-            assert_eq!(i.parts_from_main_line_at, Some(ply));
-        }
-    }
-    assert!(tried >= 3, "only {tried} problems had a slower check");
-}
-
-#[test]
-fn an_intended_defence_shorter_than_another_is_wrong_there() {
-    let mut tried = 0;
-    for (name, plies, sfen) in short_problems() {
-        let (pos, r) = check_main(&sfen);
-        // The first defender turn of the main line with a defence mated sooner.
-        let shorter = (1..r.main_line.len()).step_by(2).find_map(|i| {
-            let mut p = before(&pos, &r.main_line, i + 1);
+/// Intended lines that go wrong at one turn of the main line `r` of `pos`, a problem of
+/// `plies` plies: the main line up to the turn, a worse move there, then best play, each with
+/// the ply of that turn. At each attacker turn (`attacker_turns`) the first check that mates two
+/// or four plies more slowly; at each defender turn the first defence mated sooner.
+fn wrong_turns(
+    pos: &Position,
+    r: &Report,
+    plies: u32,
+    attacker_turns: bool,
+) -> Vec<(usize, Vec<Move>)> {
+    let first = if attacker_turns { 0 } else { 1 };
+    (first..r.main_line.len())
+        .step_by(2)
+        .filter_map(|i| {
+            let mut p = before(pos, &r.main_line, i + 1);
             let left = plies - i as u32;
-            let mut replies = MoveList::new();
-            generate_legal(&p, &mut replies);
-            replies.iter().copied().find_map(|m| {
+            let mut moves = MoveList::new();
+            if attacker_turns {
+                generate_checks(&p, &mut moves);
+            } else {
+                generate_legal(&p, &mut moves);
+            }
+            moves.iter().copied().find_map(|m| {
                 p.do_move(m);
-                let v = Exhaustive::new().attack(&mut p, left - 1);
-                let line = v.filter(|&v| v + 1 < left).map(|v| {
+                let worse = if attacker_turns {
+                    Exhaustive::new()
+                        .defend(&mut p, left + 3)
+                        .filter(|&v| v + 1 > left)
+                } else {
+                    Exhaustive::new()
+                        .attack(&mut p, left - 1)
+                        .filter(|&v| v + 1 < left)
+                };
+                let line = worse.map(|v| {
                     let mut line = r.main_line[..i].to_vec();
                     line.push(m);
                     line.extend(best_line(&p, v));
@@ -1566,40 +1522,88 @@ fn an_intended_defence_shorter_than_another_is_wrong_there() {
                 p.undo_move(m);
                 line.map(|l| (i + 1, l))
             })
-        });
-        let Some((ply, intended)) = shorter else {
-            continue;
-        };
-        tried += 1;
-        let (_, with) = check_intended(&sfen, &intended);
-        let i = with.intended.clone().unwrap();
-        let IntendedFinding::LongerDefence {
-            ply: at,
-            plies: n,
-            line,
-        } = &i.finding
-        else {
-            panic!("{name}: {:?}", i.finding);
-        };
-        assert_eq!(*at, ply, "{name}");
-        let left = plies as usize - ply + 1;
-        assert_eq!(*n, Some(left), "{name}");
-        // The longer defence is one of the longest, and its line mates.
-        let mut p = before(&pos, &intended, ply);
-        assert_eq!(line.len(), left, "{name}");
-        assert!(p.is_legal(line[0]));
-        p.do_move(line[0]);
-        verify_mate_line(&p, &line[1..]).unwrap();
-        p.undo_move(line[0]);
-        assert_eq!(
-            value_after(&p, &line[..1], left as u32),
-            Some(left as u32 - 1)
-        );
-        assert!(with
-            .human(false)
-            .contains(&format!("wrong at ply {ply}: the defence lasts longer")));
+        })
+        .collect()
+}
+
+/// The ply, the plies to mate and the line that does better, of a finding that names them.
+fn better_line(f: &IntendedFinding) -> (usize, Option<usize>, &[Move]) {
+    match f {
+        IntendedFinding::QuickerMate { ply, plies, line } => (*ply, Some(*plies), line),
+        IntendedFinding::LongerDefence { ply, plies, line } => (*ply, *plies, line),
+        other => panic!("no better line: {other:?}"),
     }
-    assert!(tried >= 3, "only {tried} problems had a shorter defence");
+}
+
+/// `line` from `p` is best play, as the exhaustive search has it: a mating line whose first
+/// move keeps the exact distance, which is the line's length.
+fn assert_best_play(name: &str, p: &Position, line: &[Move]) {
+    let left = line.len() as u32;
+    assert_eq!(value_after(p, &[], left), Some(left), "{name}");
+    assert_eq!(value_after(p, &line[..1], left), Some(left - 1), "{name}");
+    // The defender's move first, where the line starts with one: a mating line is the
+    // attacker's from its first move.
+    let mut q = p.clone();
+    let from = usize::from(q.in_check());
+    for &m in &line[..from] {
+        assert!(q.is_legal(m), "{name}");
+        q.do_move(m);
+    }
+    verify_mate_line(&q, &line[from..]).unwrap();
+}
+
+#[test]
+fn an_intended_check_slower_than_another_is_wrong_there() {
+    let mut settled = 0;
+    for (name, plies, sfen) in short_problems() {
+        let (pos, r) = check_main(&sfen);
+        assert_eq!(r.length, Some(plies as usize), "{name}");
+        for (ply, intended) in wrong_turns(&pos, &r, plies, true) {
+            let (_, with) = check_intended(&sfen, &intended);
+            let i = with.intended.unwrap();
+            if matches!(i.finding, IntendedFinding::Unknown { .. }) {
+                // The proof that no check mates sooner can outrun the budget (two-rooks: "no mate
+                // within 6" after ▲4一飛 takes more than 300k nodes); it never says anything else.
+                continue;
+            }
+            settled += 1;
+            assert!(
+                matches!(i.finding, IntendedFinding::QuickerMate { .. }),
+                "{name}: {:?}",
+                i.finding
+            );
+            let (at, n, line) = better_line(&i.finding);
+            assert_eq!((at, n), (ply, Some(plies as usize - ply + 1)), "{name}");
+            assert_best_play(&name, &before(&pos, &intended, ply), line);
+            assert_eq!(i.parts_from_main_line_at, Some(ply));
+        }
+    }
+    assert!(settled >= 3, "only {settled} slower checks settled");
+}
+
+#[test]
+fn an_intended_defence_shorter_than_another_is_wrong_there() {
+    let mut settled = 0;
+    for (name, plies, sfen) in short_problems() {
+        let (pos, r) = check_main(&sfen);
+        for (ply, intended) in wrong_turns(&pos, &r, plies, false) {
+            let (_, with) = check_intended(&sfen, &intended);
+            let i = with.intended.clone().unwrap();
+            settled += 1;
+            assert!(
+                matches!(i.finding, IntendedFinding::LongerDefence { .. }),
+                "{name}: {:?}",
+                i.finding
+            );
+            let (at, n, line) = better_line(&i.finding);
+            assert_eq!((at, n), (ply, Some(plies as usize - ply + 1)), "{name}");
+            assert_best_play(&name, &before(&pos, &intended, ply), line);
+            assert!(with
+                .human(false)
+                .contains(&format!("wrong at ply {ply}: the defence lasts longer")));
+        }
+    }
+    assert!(settled >= 3, "only {settled} shorter defences settled");
 }
 
 #[test]
@@ -1634,6 +1638,38 @@ fn an_intended_line_that_is_not_a_mate_is_named_where_it_fails() {
         i.finding
     );
     assert!(with.human(false).contains("5e5d"));
+    assert_eq!(i.spare, None);
+}
+
+#[test]
+fn an_intended_line_of_a_problem_without_mate_is_refuted_at_its_first_defence() {
+    // Two golds mate in three; with one, ▲2二金 is refuted, but △1三玉 walks into a mate.
+    let sfen = "7n1/8k/9/8B/9/9/9/9/9 b G 1";
+    let pos = Position::from_sfen(sfen).unwrap();
+    let mut line: Vec<Move> = ["G*2b", "1b1c"]
+        .iter()
+        .map(|u| hayate::position::parse_move_syntax(u).unwrap())
+        .collect();
+    line.extend(best_line(&before(&pos, &line, 3), 1));
+    assert_eq!(line.len(), 3);
+    let (_, r) = check_intended(sfen, &line);
+    assert_eq!(r.status, Status::NoMate);
+    let refutation = r.refutations.iter().find(|(m, _)| *m == line[0]);
+    let refutation = refutation.and_then(|(_, r)| *r).unwrap();
+    assert_ne!(refutation, line[1]);
+    let i = r.intended.unwrap();
+    assert_eq!(
+        i.finding,
+        IntendedFinding::LongerDefence {
+            ply: 2,
+            plies: None,
+            line: vec![refutation]
+        }
+    );
+    // The refutation holds: no mate after it, by the exhaustive search.
+    let mut p = before(&pos, &line, 2);
+    p.do_move(refutation);
+    assert_eq!(Exhaustive::new().attack(&mut p, 9), None);
 }
 
 #[test]

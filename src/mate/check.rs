@@ -1431,8 +1431,8 @@ impl Report {
             },
         };
         s.push_str(&format!("作意: {finding}\n"));
-        if !i.spare.is_empty() {
-            s.push_str(&format!("作意 駒余り: {:?} left in hand\n", i.spare));
+        if let Some(spare) = i.spare.filter(|h| !h.is_empty()) {
+            s.push_str(&format!("作意 駒余り: {spare:?} left in hand\n"));
         }
         s
     }
@@ -1603,7 +1603,7 @@ fn intended_json(i: &Intended) -> String {
         IntendedFinding::Unknown { ply, why } => (*ply, None, None, Some(why.as_str())),
     };
     format!(
-        "{{\"line\":{},\"finding\":\"{}\",\"ply\":{},\"plies\":{},\"better_line\":{},\"why\":{},\"parts_from_main_line_at\":{},\"spare\":\"{:?}\"}}",
+        "{{\"line\":{},\"finding\":\"{}\",\"ply\":{},\"plies\":{},\"better_line\":{},\"why\":{},\"parts_from_main_line_at\":{},\"spare\":{}}}",
         json_moves(&i.line),
         i.finding.name(),
         number(ply),
@@ -1612,6 +1612,7 @@ fn intended_json(i: &Intended) -> String {
         why.map_or("null".to_string(), quote),
         number(i.parts_from_main_line_at),
         i.spare
+            .map_or("null".to_string(), |h| format!("\"{h:?}\""))
     )
 }
 

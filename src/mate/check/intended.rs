@@ -65,8 +65,9 @@ pub struct Intended {
     /// The first ply at which the line and the main line part (one of them may end there), when
     /// the main line was worked out and they do.
     pub parts_from_main_line_at: Option<usize>,
-    /// What the attacker holds at the end of the line (駒余り when not empty).
-    pub spare: Hand,
+    /// What the attacker holds at the end of the line (駒余り when not empty); `None` when the
+    /// line is not a mate.
+    pub spare: Option<Hand>,
 }
 
 /// How many moves of `line` from the position `sfen` are legal one after another.
@@ -121,21 +122,21 @@ impl Checker {
                 (same < line.len().max(report.main_line.len())).then_some(same + 1)
             })
             .flatten();
-        let mut end = pos.clone();
-        let finding = match not_a_mate(pos, line) {
-            Some((ply, why)) => IntendedFinding::NotAMate { ply, why },
+        let (finding, spare) = match not_a_mate(pos, line) {
+            Some((ply, why)) => (IntendedFinding::NotAMate { ply, why }, None),
             None => {
+                let mut end = pos.clone();
                 for &m in line {
                     end.do_move(m);
                 }
-                self.judge(pos, line, report)
+                (self.judge(pos, line, report), Some(end.hand(self.attacker)))
             }
         };
         Intended {
             line: line.to_vec(),
             finding,
             parts_from_main_line_at,
-            spare: end.hand(self.attacker),
+            spare,
         }
     }
 
@@ -149,10 +150,18 @@ impl Checker {
                 .find(|(m, _)| *m == line[0])
                 .and_then(|(_, r)| *r);
             return match refutation {
-                Some(r) => IntendedFinding::LongerDefence {
+                Some(r) if line.get(1) != Some(&r) => IntendedFinding::LongerDefence {
                     ply: 2,
                     plies: None,
                     line: vec![r],
+                },
+                // The line's own defence refutes its first check: some later defence of the
+                // line falls short, which the check of a problem without mate does not find.
+                Some(_) => IntendedFinding::Unknown {
+                    ply: None,
+                    why: "the problem has no mate; the line's first defence refutes it, and \
+                          where it later goes wrong was not sought"
+                        .into(),
                 },
                 None => IntendedFinding::Unknown {
                     ply: Some(2),
