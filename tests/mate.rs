@@ -342,7 +342,8 @@ fn the_batch_mode_reports_every_row_and_a_summary() {
     let file = dir.join("problems.tsv");
     std::fs::write(
         &file,
-        "three\t7n1/8k/9/8B/9/9/9/9/9 b 2G 1\nnone\t4k4/9/9/9/9/9/9/9/4K4 b - 1\n",
+        // A third column (an intended line, for `tsume check`) is no concern of the solver.
+        "three\t7n1/8k/9/8B/9/9/9/9/9 b 2G 1\tG*2c 1b1a G*1b\nnone\t4k4/9/9/9/9/9/9/9/4K4 b - 1\n",
     )
     .unwrap();
     let (ok, out, _) = hayate(&["mate", "--hash", "16", "--batch", file.to_str().unwrap()]);

@@ -68,7 +68,8 @@ pub struct CheckArgs {
     /// Print every line examined
     #[arg(long)]
     pub verbose: bool,
-    /// Check every row of a TSV of name<TAB>sfen
+    /// Check every row of a TSV of name<TAB>sfen, with an optional third column: the intended
+    /// line in USI (moves separated by spaces), held to the rules too
     #[arg(long, value_name = "FILE", conflicts_with = "problem")]
     pub batch: Option<PathBuf>,
     /// With --batch: how many problems to check at once, each with the memory of one check

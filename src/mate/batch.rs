@@ -66,7 +66,10 @@ struct Solved {
 
 /// Solves one row of the file.
 fn solve_row(solver: &mut Solver, row: Row, limits: &dyn Fn() -> SolveLimits) -> Solved {
-    let Row { number, name, sfen } = row;
+    // A third column (an intended line, for the composer's check) is no concern of the solver.
+    let Row {
+        number, name, sfen, ..
+    } = row;
     let sfen = sfen.trim();
     let mut pos = match Position::from_sfen(sfen.strip_prefix("sfen ").unwrap_or(sfen)) {
         Ok(p) => p,

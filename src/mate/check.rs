@@ -1521,6 +1521,9 @@ impl Report {
                 flaws.push(format!("{name} at {}", plies.join(",")));
             }
         }
+        if let Some(i) = &self.intended {
+            flaws.push(i.brief());
+        }
         if let Some(r) = &self.reason {
             flaws.push(r.clone());
         }

@@ -5,9 +5,11 @@
 //! not depend on the others, nor on how many are checked at once: the rows come out the same,
 //! in the file's order, whatever `jobs` is.
 
-use super::check::{check_problem, CheckLimits, Status};
+use super::check::{check_with_intended, CheckLimits, Status};
 use super::workers::{in_order, rows, Row};
 use crate::json::quote;
+use crate::position::parse_move_syntax;
+use crate::types::Move;
 
 /// How `--batch` writes a problem's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,7 +24,8 @@ pub enum BatchRows {
 /// Where a row that cannot be read is counted, after the four `Status` counts.
 const ERRORS: usize = 4;
 
-/// Checks each `name<TAB>sfen` row of `text`, `jobs` at a time, writing a row per problem
+/// Checks each `name<TAB>sfen` row of `text` (with a third column, the composer's intended
+/// line in USI, held to the rules too), `jobs` at a time, writing a row per problem
 /// through `out`, in the file's order and in the form `rows_as` asks for, and telling
 /// `progress` the rows written, the rows in all and the name of the next row to be written;
 /// returns the summary line.
@@ -64,8 +67,13 @@ pub fn check_batch(
 
 /// Checks one row: the index of its count (its status, or `ERRORS`) and its text.
 fn check_row(row: Row, limits: &CheckLimits, rows_as: BatchRows) -> (usize, String) {
-    let Row { number, name, sfen } = row;
-    let result = check_problem(sfen, limits);
+    let Row {
+        number,
+        name,
+        sfen,
+        line,
+    } = row;
+    let result = intended_line(line).and_then(|line| check_with_intended(sfen, &line, limits));
     let status = result.as_ref().map_or(ERRORS, |r| r.status as usize);
     let text = match (rows_as, result) {
         (BatchRows::Table, Ok(r)) => format!("{name}\t{}", r.row()),
@@ -81,4 +89,47 @@ fn check_row(row: Row, limits: &CheckLimits, rows_as: BatchRows) -> (usize, Stri
         ),
     };
     (status, text)
+}
+
+/// The moves of a row's intended line, written in USI and separated by spaces.
+fn intended_line(text: &str) -> Result<Vec<Move>, String> {
+    text.split_whitespace()
+        .map(|w| parse_move_syntax(w).ok_or_else(|| format!("malformed move '{w}' in the line")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row's third column is the intended line: held to the rules, its finding in the row's
+    /// flaws; a move that does not parse makes the row an error.
+    #[test]
+    fn a_third_column_is_the_intended_line() {
+        let sfen = "p8/k8/9/S8/9/9/9/9/9 b GN 1";
+        let text = format!(
+            "main\t{sfen}\tN*8d 9b8a G*7b\n\
+             cut\t{sfen}\tN*8d 9b8a\n\
+             none\t{sfen}\n\
+             bad\t{sfen}\tN*8d 9b8z\n"
+        );
+        let mut rows = Vec::new();
+        let limits = CheckLimits {
+            nodes: 100_000,
+            ..CheckLimits::default()
+        };
+        let summary = check_batch(
+            &text,
+            &limits,
+            BatchRows::Table,
+            1,
+            &mut |r| rows.push(r.to_string()),
+            &mut |_, _, _| {},
+        );
+        assert!(rows[1].starts_with("main\tsound\t3\t") && rows[1].contains("作意 solution"));
+        assert!(rows[2].contains("作意 not_a_mate at 2"), "{}", rows[2]);
+        assert!(rows[3].starts_with("none\tsound\t3") && !rows[3].contains("作意"));
+        assert!(rows[4].contains("malformed move '9b8z'"), "{}", rows[4]);
+        assert!(summary.ends_with("errors 1"), "{summary}");
+    }
 }

@@ -7,25 +7,33 @@ use std::sync::mpsc;
 
 use super::SOLVER_STACK;
 
-/// One problem of a batch file: its line number (from 0), its name and the text after the
-/// first tab (empty when there is none).
+/// One problem of a batch file: its line number (from 0), its name, its SFEN (the second
+/// column) and the text after a third tab, the composer's intended line in USI (empty when
+/// there is none).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Row<'a> {
     pub number: usize,
     pub name: &'a str,
     pub sfen: &'a str,
+    pub line: &'a str,
 }
 
-/// The `name<TAB>sfen` rows of a batch file: blank lines and `#` comments skipped, a carriage
-/// return at a line's end dropped.
+/// The `name<TAB>sfen[<TAB>line]` rows of a batch file: blank lines and `#` comments skipped,
+/// a carriage return at a line's end dropped.
 pub fn rows(text: &str) -> Vec<Row<'_>> {
     text.lines()
         .enumerate()
         .map(|(i, l)| (i, l.trim_end_matches('\r')))
         .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|(number, line)| {
-            let (name, sfen) = line.split_once('\t').unwrap_or((line, ""));
-            Row { number, name, sfen }
+        .map(|(number, text)| {
+            let (name, rest) = text.split_once('\t').unwrap_or((text, ""));
+            let (sfen, line) = rest.split_once('\t').unwrap_or((rest, ""));
+            Row {
+                number,
+                name,
+                sfen,
+                line,
+            }
         })
         .collect()
 }
@@ -140,22 +148,25 @@ mod tests {
 
     #[test]
     fn a_batch_file_is_read_row_by_row() {
-        let text = "# a comment\r\none\tsfen 1\r\n\n  \nbare\nthree\ta\tb\n";
+        let text = "# a comment\r\none\tsfen 1\r\n\n  \nbare\nthree\ta\tb c\td\n";
         let want = [
             Row {
                 number: 1,
                 name: "one",
                 sfen: "sfen 1",
+                line: "",
             },
             Row {
                 number: 4,
                 name: "bare",
                 sfen: "",
+                line: "",
             },
             Row {
                 number: 5,
                 name: "three",
-                sfen: "a\tb",
+                sfen: "a",
+                line: "b c\td",
             },
         ];
         assert_eq!(rows(text), want);

@@ -70,6 +70,25 @@ pub struct Intended {
     pub spare: Option<Hand>,
 }
 
+impl Intended {
+    /// The finding in a few words, for a batch's row: `作意 solution`, `作意 quicker_mate at
+    /// 5`, and so on.
+    pub fn brief(&self) -> String {
+        let ply = match &self.finding {
+            IntendedFinding::Solution => None,
+            IntendedFinding::NotAMate { ply, .. }
+            | IntendedFinding::QuickerMate { ply, .. }
+            | IntendedFinding::LongerDefence { ply, .. }
+            | IntendedFinding::UselessInterposition { ply } => Some(*ply),
+            IntendedFinding::Unknown { ply, .. } => *ply,
+        };
+        match ply {
+            Some(ply) => format!("作意 {} at {ply}", self.finding.name()),
+            None => format!("作意 {}", self.finding.name()),
+        }
+    }
+}
+
 /// How many moves of `line` from the position `sfen` are legal one after another.
 pub(super) fn legal_prefix(sfen: &str, line: &[Move]) -> usize {
     let Ok(mut p) = Position::from_sfen(sfen) else {
