@@ -1417,9 +1417,14 @@ impl Report {
             ),
             IntendedFinding::LongerDefence { ply, plies, line } => format!(
                 "wrong at ply {ply}: the defence lasts longer ({}): {}",
-                plies.map_or("no mate".to_string(), |n| format!(
-                    "{n} plies from there to mate"
-                )),
+                match plies {
+                    Some(n) => format!("{n} plies from there to mate"),
+                    None if self.status == Status::NoMate => "no mate".to_string(),
+                    None => format!(
+                        "more than the line's {} plies from there",
+                        i.line.len() + 1 - ply
+                    ),
+                },
                 jp(before(*ply), line)
             ),
             IntendedFinding::UselessInterposition { ply } => {

@@ -31,7 +31,8 @@ pub enum IntendedFinding {
         line: Vec<Move>,
     },
     /// At the defender turn `ply` the line's defence is not one of the longest: `line` starts
-    /// with one that lasts longer, `plies` plies from there to mate (`None`: no mate at all).
+    /// with one that lasts longer, `plies` plies from there to mate (`None`: not known, only
+    /// that it lasts longer than the line; no mate at all when the problem has none).
     LongerDefence {
         ply: usize,
         plies: Option<usize>,
@@ -190,10 +191,7 @@ impl Checker {
             };
         }
         let Some(n) = report.length else {
-            return IntendedFinding::Unknown {
-                ply: None,
-                why: "the problem's exact length was not settled".into(),
-            };
+            return self.forced_at_its_length(pos, line);
         };
         let out_of_nodes = |ply| IntendedFinding::Unknown {
             ply: Some(ply),
@@ -258,6 +256,67 @@ impl Checker {
         IntendedFinding::Solution
     }
 
+    /// Without the problem's exact length, what can still be settled: whether the line is a
+    /// forced mate in as many plies as it has, every defence at each of its defender turns
+    /// mated within the plies the line leaves there. Those are proofs, which the bounded search
+    /// finds far more cheaply than the disproofs an exact length needs. A defence that lasts
+    /// longer is named (`LongerDefence` without a length: longer than the line's); when none
+    /// does, whether a quicker mate exists is what stays unknown.
+    fn forced_at_its_length(&mut self, pos: &Position, line: &[Move]) -> IntendedFinding {
+        let mut p = pos.clone();
+        for (i, &m) in line.iter().enumerate() {
+            let ply = i + 1;
+            if p.side_to_move() != self.attacker {
+                let left = (line.len() - i) as u16;
+                match self.mates_within(&mut p, left) {
+                    Some(true) => {}
+                    Some(false) => return self.lasting_longer(&mut p, ply, left),
+                    None => {
+                        return IntendedFinding::Unknown {
+                            ply: Some(ply),
+                            why: "the budget ran out".into(),
+                        }
+                    }
+                }
+            }
+            p.do_move(m);
+        }
+        IntendedFinding::Unknown {
+            ply: None,
+            why: format!(
+                "a forced mate in its {} plies, but the problem's exact length was not \
+                 settled, so a quicker mate is not ruled out",
+                line.len()
+            ),
+        }
+    }
+
+    /// A defence at `p` (the defender to move) that is not mated within `left - 1` plies, for
+    /// the ply where the intended line, `left` plies from there, is shown not to be forced.
+    fn lasting_longer(&mut self, p: &mut Position, ply: usize, left: u16) -> IntendedFinding {
+        let mut replies = MoveList::new();
+        generate_legal(p, &mut replies);
+        for &r in replies.iter() {
+            p.do_move(r);
+            let mated = self.mates_within(p, left - 1);
+            p.undo_move(r);
+            if mated == Some(false) && !self.is_useless(p, r) {
+                return IntendedFinding::LongerDefence {
+                    ply,
+                    plies: None,
+                    line: vec![r],
+                };
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        IntendedFinding::Unknown {
+            ply: Some(ply),
+            why: "the budget ran out".into(),
+        }
+    }
+
     /// A defence at `p` (the defender to move, `value` plies from mate) that is one of the
     /// longest, with a line, for the ply where the intended line's defence is shorter.
     fn longest_instead(&mut self, p: &mut Position, ply: usize, value: u16) -> IntendedFinding {
@@ -290,5 +349,63 @@ impl Checker {
             ply: Some(ply),
             why: "the budget ran out".into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{check_problem, with_defender_holding_the_rest, CheckLimits};
+    use super::*;
+
+    /// Without the exact length, the line's defences are still held to its own length: the
+    /// main line is a forced mate in its plies (whether a quicker one exists stays unknown),
+    /// and a line whose defence is mated sooner than another is shown a defence that lasts
+    /// longer than it, at that ply.
+    #[test]
+    fn without_the_exact_length_the_defences_are_held_to_the_lines_length() {
+        let sfen = "9/5p1k1/5Bl1g/9/9/9/9/9/9 b GSN 1";
+        let limits = CheckLimits {
+            nodes: 200_000,
+            ..CheckLimits::default()
+        };
+        let full = check_problem(sfen, &limits).unwrap();
+        assert_eq!(full.length, Some(5));
+        let early = &full.early_mates[0];
+        assert_eq!(early.ply, 2);
+        let mut report = full.clone();
+        report.length = None;
+        report.main_line.clear();
+        let pos = with_defender_holding_the_rest(&Position::from_sfen(sfen).unwrap()).unwrap();
+        let attacker = pos.side_to_move();
+        let mut checker = Checker::new(attacker, 200_000);
+        let solution = checker.intended(&pos, &full.main_line, &report);
+        assert!(
+            matches!(&solution.finding, IntendedFinding::Unknown { ply: None, why }
+                if why.contains("forced mate in its 5 plies")),
+            "{:?}",
+            solution.finding
+        );
+        let mut short = full.main_line[..early.ply - 1].to_vec();
+        short.extend(&early.line);
+        let mut checker = Checker::new(attacker, 200_000);
+        let wrong = checker.intended(&pos, &short, &report);
+        let IntendedFinding::LongerDefence {
+            ply: 2,
+            plies: None,
+            line,
+        } = &wrong.finding
+        else {
+            panic!("{:?}", wrong.finding);
+        };
+        // The defence named is one the line's length does not mate: the main line's is one.
+        assert_ne!(line[0], early.mv);
+        let mut p = pos.clone();
+        p.do_move(full.main_line[0]);
+        p.do_move(line[0]);
+        let mut checker = Checker::new(attacker, 200_000);
+        assert_eq!(
+            checker.mates_within(&mut p, early.line.len() as u16 - 1),
+            Some(false)
+        );
     }
 }
