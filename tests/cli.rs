@@ -358,5 +358,14 @@ fn a_tsume_record_is_a_problem_with_its_intended_line() {
     let (code, _, err) = hayate(&["tsume", "check", bad.to_str().unwrap()]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("illegal or malformed move"), "{err}");
+    // A row as `--batch` reads them, the intended line in its third column.
+    let row = dir.join("problem.tsv");
+    std::fs::write(&row, "equal\tp8/k8/9/S8/9/9/9/9/9 b GN 1\tN*8d 9b8b G*7b\n").unwrap();
+    let (code, out, err) = hayate(&["tsume", "check", row.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("作意: a solution, as long as the main line, which it leaves at ply 2"),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

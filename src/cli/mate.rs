@@ -9,8 +9,8 @@ use super::progress::Progress;
 use super::{position_argument, Failure, Outcome};
 use crate::kifu::{self, Format};
 use crate::mate::{
-    check_batch, check_with_intended, japanese_line, BatchRows, CheckLimits, SolveLimits, Solver,
-    Verdict, SOLVER_STACK,
+    check_batch, check_with_intended, intended_line, japanese_line, BatchRows, CheckLimits,
+    SolveLimits, Solver, Verdict, SOLVER_STACK,
 };
 use crate::position::Position;
 use crate::types::Move;
@@ -219,7 +219,8 @@ struct Problem {
 /// extension or its look, in UTF-8 or Shift_JIS; a board diagram alone reads as KIF) gives its
 /// start position, with the defender's `残り全部` (KIF) or `00AL` (CSA), and its moves as the
 /// intended line. Any other file holds the SFEN on its first line that is not a comment, alone
-/// or as a name<TAB>SFEN row. `None` when no such file exists: the words are the position.
+/// or as a row of `--batch` (name, SFEN, and an intended line in USI if there is a third
+/// column). `None` when no such file exists: the words are the position.
 fn problem_file(words: &[String]) -> Result<Option<Problem>, Failure> {
     let arg = words.join(" ");
     let path = std::path::Path::new(arg.trim());
@@ -245,13 +246,18 @@ fn problem_file(words: &[String]) -> Result<Option<Problem>, Failure> {
         .lines()
         .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .unwrap_or("");
-    let sfen = first.rsplit('\t').next().unwrap_or("").trim().to_string();
-    if sfen.is_empty() {
+    // A row as `--batch` reads them: name, SFEN and an intended line; or the SFEN alone.
+    let mut columns = first.split('\t');
+    let (sfen, line) = match (columns.next(), columns.next()) {
+        (_, Some(sfen)) => (sfen, columns.next().unwrap_or("")),
+        (alone, None) => (alone.unwrap_or(""), ""),
+    };
+    if sfen.trim().is_empty() {
         return Err(Failure::Input(format!("{arg}: no position in the file")));
     }
     Ok(Some(Problem {
-        sfen,
-        intended: Vec::new(),
+        sfen: sfen.trim().to_string(),
+        intended: intended_line(line).map_err(|e| Failure::Input(format!("{arg}: {e}")))?,
     }))
 }
 

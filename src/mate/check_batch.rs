@@ -91,8 +91,9 @@ fn check_row(row: Row, limits: &CheckLimits, rows_as: BatchRows) -> (usize, Stri
     (status, text)
 }
 
-/// The moves of a row's intended line, written in USI and separated by spaces.
-fn intended_line(text: &str) -> Result<Vec<Move>, String> {
+/// The moves of an intended line written in USI and separated by spaces, as a batch row's
+/// third column holds it.
+pub fn intended_line(text: &str) -> Result<Vec<Move>, String> {
     text.split_whitespace()
         .map(|w| parse_move_syntax(w).ok_or_else(|| format!("malformed move '{w}' in the line")))
         .collect()

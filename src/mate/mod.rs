@@ -17,7 +17,7 @@ pub use check::{
     check_problem, check_with_intended, with_defender_holding_the_rest, Alternative, CheckLimits,
     Intended, IntendedFinding, Report, Status,
 };
-pub use check_batch::{check_batch, BatchRows};
+pub use check_batch::{check_batch, intended_line, BatchRows};
 pub use dfpn::{verify_mate_line, verify_tsume_line, SolveLimits, Solver, Verdict};
 pub use notation::japanese_line;
 
