@@ -257,7 +257,8 @@ pub fn check_problem(sfen: &str, limits: &CheckLimits) -> Result<Report, String>
 /// Checks the problem in `sfen` as [`check_problem`] does and, when `intended` is not empty,
 /// holds that line (the composer's 作意, from the position as given) to the rules too, with a
 /// budget of its own (`limits.nodes` more), so that the problem's own report is the same with
-/// or without it.
+/// or without it; only a line shown to be a forced mate can tighten the upper bound a report
+/// without the exact length gives.
 pub fn check_with_intended(
     sfen: &str,
     intended: &[Move],
@@ -304,10 +305,29 @@ pub fn check_with_intended(
         c.budget = c.nodes.saturating_add(limits.nodes);
         c.aborted = false;
         c.bounded.resume();
-        report.intended = Some(c.intended(&problem, intended, &report));
+        let i = c.intended(&problem, intended, &report);
+        tighten_with_forced_line(&mut report, &i);
+        report.intended = Some(i);
     }
     report.nodes = c.nodes;
     Ok(report)
+}
+
+/// An intended line shown to be a forced mate (the exact length unknown) is a mate within its
+/// plies: when that is fewer than the report's upper bound, or there was none, it becomes the
+/// bound, with the line.
+fn tighten_with_forced_line(report: &mut Report, i: &Intended) {
+    if i.finding != IntendedFinding::ForcedMate || report.length.is_some() {
+        return;
+    }
+    let n = i.line.len();
+    if report
+        .length_at_most
+        .as_ref()
+        .is_none_or(|(at_most, _)| n < *at_most)
+    {
+        report.length_at_most = Some((n, i.line.clone()));
+    }
 }
 
 /// The position with every piece that is on neither the board nor in a hand put in the
@@ -535,14 +555,7 @@ impl Checker {
                 }
             }
         }
-        for list in [
-            &mut report.cooks,
-            &mut report.last_move_alternatives,
-            &mut report.promotion_choices,
-            &mut report.drop_choices,
-            &mut report.detours,
-            &mut report.transpositions,
-        ] {
+        for list in report.attacker_alternatives_mut() {
             list.sort_by_key(|a| a.ply);
         }
     }
@@ -1287,6 +1300,19 @@ impl Oracle for Checker {
 }
 
 impl Report {
+    /// The lists of moves found at attacker turns of the main line: 余詰 and the minor twins,
+    /// 迂回 and 手順前後.
+    fn attacker_alternatives_mut(&mut self) -> [&mut Vec<Alternative>; 6] {
+        [
+            &mut self.cooks,
+            &mut self.last_move_alternatives,
+            &mut self.promotion_choices,
+            &mut self.drop_choices,
+            &mut self.detours,
+            &mut self.transpositions,
+        ]
+    }
+
     /// The summary for people.
     pub fn human(&self, verbose: bool) -> String {
         let pos = Position::from_sfen(&self.sfen).ok();
@@ -1430,6 +1456,11 @@ impl Report {
             IntendedFinding::UselessInterposition { ply } => {
                 format!("at ply {ply} a useless interposition (無駄合), which the rules leave out")
             }
+            IntendedFinding::ForcedMate => format!(
+                "a forced mate in its {} plies (the problem's exact length was not settled, so \
+                 a quicker mate is not ruled out)",
+                i.line.len()
+            ),
             IntendedFinding::Unknown { ply, why } => match ply {
                 Some(ply) => format!("not settled at ply {ply}: {why}"),
                 None => format!("not settled: {why}"),
@@ -1599,7 +1630,7 @@ fn json_moves(line: &[Move]) -> String {
 fn intended_json(i: &Intended) -> String {
     let number = |n: Option<usize>| n.map_or("null".to_string(), |n| n.to_string());
     let (ply, plies, line, why) = match &i.finding {
-        IntendedFinding::Solution => (None, None, None, None),
+        IntendedFinding::Solution | IntendedFinding::ForcedMate => (None, None, None, None),
         IntendedFinding::NotAMate { ply, why } => (Some(*ply), None, None, Some(why.as_str())),
         IntendedFinding::QuickerMate { ply, plies, line } => {
             (Some(*ply), Some(*plies), Some(line), None)

@@ -41,7 +41,12 @@ pub enum IntendedFinding {
     /// At the defender turn `ply` the line interposes a piece for nothing (無駄合), which the
     /// rules leave out.
     UselessInterposition { ply: usize },
-    /// Not settled: the problem's exact length is unknown, or the budget ran out at `ply`.
+    /// A forced mate in as many plies as the line has, every defence at each of its defender
+    /// turns mated within what the line leaves; found when the problem's exact length is not
+    /// known, so a quicker mate is not ruled out.
+    ForcedMate,
+    /// Not settled: the budget ran out (at `ply`, when it did on the way), or the problem has
+    /// no mate and where the line goes wrong was not sought.
     Unknown { ply: Option<usize>, why: String },
 }
 
@@ -53,6 +58,7 @@ impl IntendedFinding {
             IntendedFinding::QuickerMate { .. } => "quicker_mate",
             IntendedFinding::LongerDefence { .. } => "longer_defence",
             IntendedFinding::UselessInterposition { .. } => "useless_interposition",
+            IntendedFinding::ForcedMate => "forced_mate",
             IntendedFinding::Unknown { .. } => "unknown",
         }
     }
@@ -76,7 +82,7 @@ impl Intended {
     /// 5`, and so on.
     pub fn brief(&self) -> String {
         let ply = match &self.finding {
-            IntendedFinding::Solution => None,
+            IntendedFinding::Solution | IntendedFinding::ForcedMate => None,
             IntendedFinding::NotAMate { ply, .. }
             | IntendedFinding::QuickerMate { ply, .. }
             | IntendedFinding::LongerDefence { ply, .. }
@@ -261,7 +267,7 @@ impl Checker {
     /// mated within the plies the line leaves there. Those are proofs, which the bounded search
     /// finds far more cheaply than the disproofs an exact length needs. A defence that lasts
     /// longer is named (`LongerDefence` without a length: longer than the line's); when none
-    /// does, whether a quicker mate exists is what stays unknown.
+    /// does, the line is a `ForcedMate`.
     fn forced_at_its_length(&mut self, pos: &Position, line: &[Move]) -> IntendedFinding {
         let mut p = pos.clone();
         for (i, &m) in line.iter().enumerate() {
@@ -281,14 +287,7 @@ impl Checker {
             }
             p.do_move(m);
         }
-        IntendedFinding::Unknown {
-            ply: None,
-            why: format!(
-                "a forced mate in its {} plies, but the problem's exact length was not \
-                 settled, so a quicker mate is not ruled out",
-                line.len()
-            ),
-        }
+        IntendedFinding::ForcedMate
     }
 
     /// A defence at `p` (the defender to move) that is not mated within `left - 1` plies, for
@@ -372,19 +371,21 @@ mod tests {
         assert_eq!(full.length, Some(5));
         let early = &full.early_mates[0];
         assert_eq!(early.ply, 2);
+        // The report as it would be had the exact length run out: no main line, and so no
+        // alternatives along one.
         let mut report = full.clone();
         report.length = None;
         report.main_line.clear();
+        for alts in report.attacker_alternatives_mut() {
+            alts.clear();
+        }
+        report.equal_variations.clear();
+        report.early_mates.clear();
         let pos = with_defender_holding_the_rest(&Position::from_sfen(sfen).unwrap()).unwrap();
         let attacker = pos.side_to_move();
         let mut checker = Checker::new(attacker, 200_000);
         let solution = checker.intended(&pos, &full.main_line, &report);
-        assert!(
-            matches!(&solution.finding, IntendedFinding::Unknown { ply: None, why }
-                if why.contains("forced mate in its 5 plies")),
-            "{:?}",
-            solution.finding
-        );
+        assert_eq!(solution.finding, IntendedFinding::ForcedMate);
         let mut short = full.main_line[..early.ply - 1].to_vec();
         short.extend(&early.line);
         let mut checker = Checker::new(attacker, 200_000);
@@ -397,6 +398,18 @@ mod tests {
         else {
             panic!("{:?}", wrong.finding);
         };
+        // A forced line tightens the bound of a report without the exact length, and is told.
+        let mut bounded = report.clone();
+        bounded.length_at_most = Some((7, Vec::new()));
+        super::super::tighten_with_forced_line(&mut bounded, &solution);
+        assert_eq!(bounded.length_at_most, Some((5, full.main_line.clone())));
+        bounded.length_at_most = Some((3, Vec::new()));
+        super::super::tighten_with_forced_line(&mut bounded, &solution);
+        assert_eq!(bounded.length_at_most, Some((3, Vec::new())));
+        bounded.intended = Some(solution.clone());
+        assert!(bounded
+            .human(false)
+            .contains("作意: a forced mate in its 5 plies"));
         // The defence named is one the line's length does not mate: the main line's is one.
         assert_ne!(line[0], early.mv);
         let mut p = pos.clone();
