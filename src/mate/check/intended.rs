@@ -9,6 +9,10 @@
 //! the problem's exact length `n`, the position before ply `i` is `n - i + 1` plies from mate.
 //! So each ply takes one question of the bounded search, and along the main line (the usual
 //! case: the 作意 is the main line) the answers are already in its table.
+//!
+//! Without the exact length (a long problem whose "no quicker mate" ran out of nodes), only the
+//! defences are held to the line's own length: proofs, which come cheaply. A line that passes
+//! is a forced mate in its plies, and bounds the problem's length from above.
 
 use super::{Checker, Report, Status};
 use crate::movegen::{generate_legal, MoveList};
