@@ -1629,18 +1629,15 @@ fn json_moves(line: &[Move]) -> String {
 /// about, the plies to mate from there and the better line there (where the finding has them).
 fn intended_json(i: &Intended) -> String {
     let number = |n: Option<usize>| n.map_or("null".to_string(), |n| n.to_string());
-    let (ply, plies, line, why) = match &i.finding {
-        IntendedFinding::Solution | IntendedFinding::ForcedMate => (None, None, None, None),
-        IntendedFinding::NotAMate { ply, why } => (Some(*ply), None, None, Some(why.as_str())),
-        IntendedFinding::QuickerMate { ply, plies, line } => {
-            (Some(*ply), Some(*plies), Some(line), None)
+    let (plies, line, why) = match &i.finding {
+        IntendedFinding::NotAMate { why, .. } | IntendedFinding::Unknown { why, .. } => {
+            (None, None, Some(why.as_str()))
         }
-        IntendedFinding::LongerDefence { ply, plies, line } => {
-            (Some(*ply), *plies, Some(line), None)
-        }
-        IntendedFinding::UselessInterposition { ply } => (Some(*ply), None, None, None),
-        IntendedFinding::Unknown { ply, why } => (*ply, None, None, Some(why.as_str())),
+        IntendedFinding::QuickerMate { plies, line, .. } => (Some(*plies), Some(line), None),
+        IntendedFinding::LongerDefence { plies, line, .. } => (*plies, Some(line), None),
+        _ => (None, None, None),
     };
+    let ply = i.finding.ply();
     format!(
         "{{\"line\":{},\"finding\":\"{}\",\"ply\":{},\"plies\":{},\"better_line\":{},\"why\":{},\"parts_from_main_line_at\":{},\"spare\":{}}}",
         json_moves(&i.line),

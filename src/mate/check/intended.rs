@@ -66,6 +66,26 @@ impl IntendedFinding {
             IntendedFinding::Unknown { .. } => "unknown",
         }
     }
+
+    /// The ply the finding is about, when it names one.
+    pub fn ply(&self) -> Option<usize> {
+        match self {
+            IntendedFinding::Solution | IntendedFinding::ForcedMate => None,
+            IntendedFinding::NotAMate { ply, .. }
+            | IntendedFinding::QuickerMate { ply, .. }
+            | IntendedFinding::LongerDefence { ply, .. }
+            | IntendedFinding::UselessInterposition { ply } => Some(*ply),
+            IntendedFinding::Unknown { ply, .. } => *ply,
+        }
+    }
+}
+
+/// The finding when the budget runs out, at `ply` if on the way along the line.
+fn out_of_nodes(ply: Option<usize>) -> IntendedFinding {
+    IntendedFinding::Unknown {
+        ply,
+        why: "the budget ran out".into(),
+    }
 }
 
 /// The intended line and what the check found of it.
@@ -85,15 +105,7 @@ impl Intended {
     /// The finding in a few words, for a batch's row: `作意 solution`, `作意 quicker_mate at
     /// 5`, and so on.
     pub fn brief(&self) -> String {
-        let ply = match &self.finding {
-            IntendedFinding::Solution | IntendedFinding::ForcedMate => None,
-            IntendedFinding::NotAMate { ply, .. }
-            | IntendedFinding::QuickerMate { ply, .. }
-            | IntendedFinding::LongerDefence { ply, .. }
-            | IntendedFinding::UselessInterposition { ply } => Some(*ply),
-            IntendedFinding::Unknown { ply, .. } => *ply,
-        };
-        match ply {
+        match self.finding.ply() {
             Some(ply) => format!("作意 {} at {ply}", self.finding.name()),
             None => format!("作意 {}", self.finding.name()),
         }
@@ -116,26 +128,27 @@ pub(super) fn legal_prefix(sfen: &str, line: &[Move]) -> usize {
         .count()
 }
 
-/// Why `line` is not a line of checks ending in mate from `pos`: the ply and the reason.
-fn not_a_mate(pos: &Position, line: &[Move]) -> Option<(usize, String)> {
+/// `line` played from `pos` as a line of checks that ends in mate: the position at its end, or
+/// the ply where it is not one and why.
+fn replay_as_mate(pos: &Position, line: &[Move]) -> Result<Position, (usize, String)> {
     let attacker = pos.side_to_move();
     let mut p = pos.clone();
     for (i, &m) in line.iter().enumerate() {
         if !p.is_legal(m) {
-            return Some((i + 1, format!("{m} is not a legal move")));
+            return Err((i + 1, format!("{m} is not a legal move")));
         }
         let checks = p.side_to_move() == attacker;
         p.do_move(m);
         if checks && !p.in_check() {
-            return Some((i + 1, format!("{m} gives no check")));
+            return Err((i + 1, format!("{m} gives no check")));
         }
     }
     let mut replies = MoveList::new();
     generate_legal(&p, &mut replies);
     if p.side_to_move() == attacker || !replies.is_empty() {
-        return Some((line.len(), "the line does not end in mate".into()));
+        return Err((line.len(), "the line does not end in mate".into()));
     }
-    None
+    Ok(p)
 }
 
 impl Checker {
@@ -152,15 +165,9 @@ impl Checker {
                 (same < line.len().max(report.main_line.len())).then_some(same + 1)
             })
             .flatten();
-        let (finding, spare) = match not_a_mate(pos, line) {
-            Some((ply, why)) => (IntendedFinding::NotAMate { ply, why }, None),
-            None => {
-                let mut end = pos.clone();
-                for &m in line {
-                    end.do_move(m);
-                }
-                (self.judge(pos, line, report), Some(end.hand(self.attacker)))
-            }
+        let (finding, spare) = match replay_as_mate(pos, line) {
+            Err((ply, why)) => (IntendedFinding::NotAMate { ply, why }, None),
+            Ok(end) => (self.judge(pos, line, report), Some(end.hand(self.attacker))),
         };
         Intended {
             line: line.to_vec(),
@@ -203,10 +210,6 @@ impl Checker {
         let Some(n) = report.length else {
             return self.forced_at_its_length(pos, line);
         };
-        let out_of_nodes = |ply| IntendedFinding::Unknown {
-            ply: Some(ply),
-            why: "the budget ran out".into(),
-        };
         let mut p = pos.clone();
         for (i, &m) in line.iter().enumerate() {
             let ply = i + 1;
@@ -234,10 +237,10 @@ impl Checker {
                                 plies: value as usize,
                                 line,
                             },
-                            None => out_of_nodes(ply),
+                            None => out_of_nodes(Some(ply)),
                         };
                     }
-                    None => return out_of_nodes(ply),
+                    None => return out_of_nodes(Some(ply)),
                 }
             } else {
                 // No defence lasts longer than `value - 1` plies after it: this one is one of
@@ -249,7 +252,7 @@ impl Checker {
                 };
                 p.undo_move(m);
                 match shorter {
-                    None => return out_of_nodes(ply),
+                    None => return out_of_nodes(Some(ply)),
                     Some(false) => {
                         if self.is_useless(&mut p, m) {
                             return IntendedFinding::UselessInterposition { ply };
@@ -260,7 +263,7 @@ impl Checker {
                 p.do_move(m);
             }
             if self.aborted {
-                return out_of_nodes(ply);
+                return out_of_nodes(Some(ply));
             }
         }
         IntendedFinding::Solution
@@ -281,12 +284,7 @@ impl Checker {
                 match self.mates_within(&mut p, left) {
                     Some(true) => {}
                     Some(false) => return self.lasting_longer(&mut p, ply, left),
-                    None => {
-                        return IntendedFinding::Unknown {
-                            ply: Some(ply),
-                            why: "the budget ran out".into(),
-                        }
-                    }
+                    None => return out_of_nodes(Some(ply)),
                 }
             }
             p.do_move(m);
@@ -314,10 +312,7 @@ impl Checker {
                 break;
             }
         }
-        IntendedFinding::Unknown {
-            ply: Some(ply),
-            why: "the budget ran out".into(),
-        }
+        out_of_nodes(Some(ply))
     }
 
     /// A defence at `p` (the defender to move, `value` plies from mate) that is one of the
@@ -348,10 +343,7 @@ impl Checker {
                 line,
             };
         }
-        IntendedFinding::Unknown {
-            ply: Some(ply),
-            why: "the budget ran out".into(),
-        }
+        out_of_nodes(Some(ply))
     }
 }
 
