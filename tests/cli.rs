@@ -166,6 +166,11 @@ fn bad_input_exits_2_with_a_message() {
             &["mate", "/no/such/problem.csa"][..],
             "/no/such/problem.csa",
         ),
+        // A position after the attacker's check is a variation for `mate`, not a problem.
+        (
+            &["tsume", "check", "7n1/8k/7G1/8B/9/9/9/9/9 w G 2"][..],
+            "the side to move is in check",
+        ),
         (
             &["selfplay", "--openings", "/no/such/openings.sfen"][..],
             "/no/such/openings.sfen",

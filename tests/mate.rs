@@ -6,7 +6,7 @@ mod common;
 
 use std::process::Command;
 
-use hayate::mate::{verify_mate_line, SolveLimits, Solver, Verdict};
+use hayate::mate::{defender_to_move, verify_mate_line, SolveLimits, Solver, Verdict};
 use hayate::movegen::{generate_checks, generate_legal, MoveList};
 use hayate::types::Move;
 use hayate::Position;
@@ -307,6 +307,84 @@ fn random_problems_agree_with_an_exhaustive_search() {
     assert!(mates >= 20, "only {mates} mates among the random problems");
 }
 
+/// A problem set up after the attacker's check, the defender to move: `solve_problem` answers
+/// whether the defender is mated, with the line from his longest reply. For each short problem,
+/// after its line's first check: a mate as long as the rest of the problem (the exhaustive
+/// search agrees: every reply mated within it, one not within two plies fewer), each move legal,
+/// each attacker move a check, and the defender mated at the end. `solve` still asks what
+/// `go mate` asks, a mate for the side to move, which has nothing to attack.
+#[test]
+fn a_position_after_the_check_is_solved_for_the_defender() {
+    let limits = || SolveLimits {
+        nodes: Some(2_000_000),
+        shorten: true,
+        ..SolveLimits::default()
+    };
+    let mut solver = Solver::new(16);
+    let mut tried = 0;
+    for row in rows(include_str!("data/tsume_short.tsv")) {
+        let (name, plies, sfen) = (row[0], row[1].parse::<u32>().unwrap(), row[2]);
+        solver.clear();
+        let Verdict::Mate(line) = solve(&mut solver, sfen, 2_000_000) else {
+            panic!("{name}: not solved");
+        };
+        let mut pos = common::pos(sfen);
+        if pos.king_square(pos.side_to_move()).is_some() {
+            // With the attacker's king on the board the side in check might be the attacker.
+            continue;
+        }
+        tried += 1;
+        assert!(!defender_to_move(&pos), "{name}");
+        pos.do_move(line[0]);
+        assert!(defender_to_move(&pos), "{name}");
+        solver.clear();
+        let Verdict::Mate(rest) = solver.solve_problem(&mut pos, limits()) else {
+            panic!("{name}: the position after {} is not solved", line[0]);
+        };
+        assert_eq!(rest.len() as u32, plies - 1, "{name}: {rest:?}");
+        let mut replies = MoveList::new();
+        generate_legal(&pos, &mut replies);
+        let within = |pos: &mut Position, r: Move, n: u32| {
+            pos.do_move(r);
+            let mated = mate_within(pos, n);
+            pos.undo_move(r);
+            mated
+        };
+        if plies > 1 {
+            assert!(
+                replies.iter().all(|&r| within(&mut pos, r, plies - 2)),
+                "{name}"
+            );
+            assert!(
+                replies
+                    .iter()
+                    .any(|&r| !within(&mut pos, r, plies.saturating_sub(4))),
+                "{name}"
+            );
+        } else {
+            assert!(replies.is_empty() && rest.is_empty(), "{name}");
+        }
+        let mut p = pos.clone();
+        for (i, &m) in rest.iter().enumerate() {
+            assert!(p.is_legal(m), "{name}: move {} {m}", i + 1);
+            assert!(i % 2 == 0 || p.gives_check(m), "{name}: move {} {m}", i + 1);
+            p.do_move(m);
+        }
+        let mut left = MoveList::new();
+        generate_legal(&p, &mut left);
+        assert!(p.in_check() && left.is_empty(), "{name}: {rest:?}");
+        solver.clear();
+        assert_eq!(solver.solve(&mut pos, limits()), Verdict::NoMate, "{name}");
+    }
+    assert!(
+        tried >= 5,
+        "only {tried} problems without the attacker's king"
+    );
+    // A check the king answers by taking the checker, the attacker left with nothing.
+    let mut pos = common::pos("4k4/4G4/9/9/9/9/9/9/9 w - 1");
+    assert_eq!(solver.solve_problem(&mut pos, limits()), Verdict::NoMate);
+}
+
 fn hayate(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
         .args(args)
@@ -331,6 +409,22 @@ fn the_command_line_prints_the_line_in_usi_and_japanese() {
     let (ok, out, _) = hayate(&["mate", "--hash", "16", "4k4/9/9/9/9/9/9/9/4K4 b - 1"]);
     assert!(ok && out.starts_with("no mate"), "{out}");
 
+    // The same problem after its first check: the defender moves first.
+    let (ok, out, _) = hayate(&["mate", "--hash", "16", "7n1/8k/7G1/8B/9/9/9/9/9 w G 2"]);
+    assert!(ok);
+    assert!(
+        out.starts_with("mate in 2 plies, the defender moving first"),
+        "{out}"
+    );
+    assert!(out.contains("usi: 1b1a G*1b\n"), "{out}");
+    assert!(out.contains("japanese: △1一玉 ▲1二金打\n"), "{out}");
+    // A defender already mated.
+    let (ok, out, _) = hayate(&["mate", "--hash", "16", "7k1/7G1/7P1/9/9/9/9/9/9 w - 1"]);
+    assert!(
+        ok && out.starts_with("mate in 0 plies, the defender moving first"),
+        "{out}"
+    );
+
     let (ok, _, err) = hayate(&["mate", "not a position"]);
     assert!(!ok && err.contains("hayate mate:"), "{err}");
 }
@@ -343,7 +437,8 @@ fn the_batch_mode_reports_every_row_and_a_summary() {
     std::fs::write(
         &file,
         // A third column (an intended line, for `tsume check`) is no concern of the solver.
-        "three\t7n1/8k/9/8B/9/9/9/9/9 b 2G 1\tG*2c 1b1a G*1b\nnone\t4k4/9/9/9/9/9/9/9/4K4 b - 1\n",
+        "three\t7n1/8k/9/8B/9/9/9/9/9 b 2G 1\tG*2c 1b1a G*1b\nnone\t4k4/9/9/9/9/9/9/9/4K4 b - 1\n\
+         after\t7n1/8k/7G1/8B/9/9/9/9/9 w G 2\n",
     )
     .unwrap();
     let (ok, out, _) = hayate(&["mate", "--hash", "16", "--batch", file.to_str().unwrap()]);
@@ -352,8 +447,10 @@ fn the_batch_mode_reports_every_row_and_a_summary() {
     assert_eq!(lines[0], "name\tresult\tplies\tnodes\ttime_ms");
     assert!(lines[1].starts_with("three\tmate\t3\t"), "{out}");
     assert!(lines[2].starts_with("none\tnomate\t-\t"), "{out}");
+    // A position after the check: the plies from the defender's reply.
+    assert!(lines[3].starts_with("after\tmate\t2\t"), "{out}");
     assert!(
-        lines[3].starts_with("solved 1 of 2 (nomate 1, unknown 0, errors 0)"),
+        lines[4].starts_with("solved 2 of 3 (nomate 1, unknown 0, errors 0)"),
         "{out}"
     );
     // Several at once: the same rows, in the file's order, but for the times.

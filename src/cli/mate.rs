@@ -9,8 +9,8 @@ use super::progress::Progress;
 use super::{position_argument, Failure, Outcome};
 use crate::kifu::{self, Format};
 use crate::mate::{
-    check_batch, check_with_intended, intended_line, japanese_line, BatchRows, CheckLimits,
-    SolveLimits, Solver, Verdict, SOLVER_STACK,
+    check_batch, check_with_intended, defender_to_move, intended_line, japanese_line, BatchRows,
+    CheckLimits, SolveLimits, Solver, Verdict, SOLVER_STACK,
 };
 use crate::position::Position;
 use crate::types::Move;
@@ -38,7 +38,9 @@ pub struct MateArgs {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
     /// The problem, attacker to move: an SFEN (with or without `sfen`), or a problem file as
-    /// `tsume check` reads one
+    /// `tsume check` reads one. A position after the attacker's check (the defender to move
+    /// and in check, no king on the attacker's side) is solved for the defender: the line
+    /// starts with his longest reply
     #[arg(required_unless_present = "batch", num_args = 1..)]
     pub position: Vec<String>,
 }
@@ -136,13 +138,22 @@ fn solve(a: MateArgs) -> Outcome {
     };
     let mut solver = Solver::new(a.hash);
     let start = Instant::now();
-    let verdict = solver.solve(&mut pos, limits());
+    let verdict = solver.solve_problem(&mut pos, limits());
     let ms = start.elapsed().as_millis();
     let nodes = solver.nodes();
+    // A position after the attacker's check: the line starts with the defender's reply.
+    let first = if defender_to_move(&pos) {
+        ", the defender moving first"
+    } else {
+        ""
+    };
     match verdict {
         Verdict::Mate(line) => {
             let usi: Vec<String> = line.iter().map(|m| m.to_string()).collect();
-            outln!("mate in {} plies ({nodes} nodes, {ms} ms)", line.len());
+            outln!(
+                "mate in {} plies{first} ({nodes} nodes, {ms} ms)",
+                line.len()
+            );
             outln!("usi: {}", usi.join(" "));
             outln!("japanese: {}", japanese_line(&pos, &line));
         }

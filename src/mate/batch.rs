@@ -83,7 +83,7 @@ fn solve_row(solver: &mut Solver, row: Row, limits: &dyn Fn() -> SolveLimits) ->
     };
     solver.clear();
     let start = Instant::now();
-    let verdict = solver.solve(&mut pos, limits());
+    let verdict = solver.solve_problem(&mut pos, limits());
     let ms = start.elapsed().as_millis();
     let (result, word, plies) = match verdict {
         Verdict::Mate(l) => (RowResult::Mate, "mate", l.len().to_string()),

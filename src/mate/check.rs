@@ -268,6 +268,12 @@ pub fn check_with_intended(
     let sfen = sfen.strip_prefix("sfen ").unwrap_or(sfen);
     let given = Position::from_sfen(sfen).map_err(|e| e.to_string())?;
     let attacker = given.side_to_move();
+    if super::defender_to_move(&given) {
+        // A position after the attacker's check: a variation, which `hayate mate` solves.
+        return Err(
+            "the side to move is in check: a problem starts with the attacker to move".into(),
+        );
+    }
     if given.king_square(!attacker).is_none() {
         return Err("the defender has no king".into());
     }

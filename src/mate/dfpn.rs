@@ -350,7 +350,36 @@ impl Solver {
     /// Looks for a mate for the side to move in `pos`, within `limits`. The table is kept
     /// between solves, so a second solve of a related position reuses the first one's work.
     pub fn solve(&mut self, pos: &mut Position, limits: SolveLimits) -> Verdict {
-        self.attacker = pos.side_to_move();
+        let attacker = pos.side_to_move();
+        self.solve_for(pos, limits, attacker)
+    }
+
+    /// Whether the side to move in `pos`, in check, is mated whatever it plays, the other side
+    /// attacking with checks: a variation of a problem set up after the attacker's check. The
+    /// line starts with the defender's reply, the longest, and its length is even; a defender
+    /// already mated has the empty line. Otherwise as [`Solver::solve`].
+    pub fn solve_mated(&mut self, pos: &mut Position, limits: SolveLimits) -> Verdict {
+        if pos.in_check() && !has_evasion(pos) {
+            self.nodes = 0;
+            return Verdict::Mate(Vec::new());
+        }
+        let attacker = !pos.side_to_move();
+        self.solve_for(pos, limits, attacker)
+    }
+
+    /// [`Solver::solve_mated`] for a problem set up with the defender to move (in check, with
+    /// no king on the other side, so that it cannot be the attacker), else [`Solver::solve`]:
+    /// what `hayate mate` does with a position.
+    pub fn solve_problem(&mut self, pos: &mut Position, limits: SolveLimits) -> Verdict {
+        if defender_to_move(pos) {
+            self.solve_mated(pos, limits)
+        } else {
+            self.solve(pos, limits)
+        }
+    }
+
+    fn solve_for(&mut self, pos: &mut Position, limits: SolveLimits, attacker: Color) -> Verdict {
+        self.attacker = attacker;
         self.nodes = 0;
         self.aborted = false;
         self.limits = limits;
@@ -1111,14 +1140,10 @@ impl Solver {
         }
         // Comparing tied defences costs time a search calling in passing does not have.
         let mut budget = if self.limits.shorten { 20_000 } else { 0 };
-        let verify = if self.limits.tsume_line {
-            verify_tsume_line
-        } else {
-            verify_mate_line
-        };
+        let useless_drops_left = self.limits.tsume_line;
         let line = self
             .mate_line(pos, &mut budget, bound)
-            .filter(|line| verify(pos, line).is_ok());
+            .filter(|line| verify_line(pos, line, self.attacker, useless_drops_left).is_ok());
         self.refined.clear();
         line
     }
@@ -1902,10 +1927,17 @@ fn spare_after(pos: &Position, line: &[Move], attacker: Color) -> u32 {
     p.hand(attacker).total()
 }
 
+/// Whether `pos` is a tsume position with the defender to move: in check, the other side
+/// without a king. (With both kings on the board the side in check may be the attacker, after
+/// a counter-check.)
+pub fn defender_to_move(pos: &Position) -> bool {
+    pos.in_check() && pos.king_square(!pos.side_to_move()).is_none()
+}
+
 /// Checks a mating line move by move: each move legal, each attacker move a check, and the
 /// defender left without a legal move at the end.
 pub fn verify_mate_line(pos: &Position, line: &[Move]) -> Result<(), String> {
-    verify_line(pos, line, false)
+    verify_line(pos, line, pos.side_to_move(), false)
 }
 
 /// Checks a main line under the tsume convention as [`verify_mate_line`] does, except that the
@@ -1913,12 +1945,17 @@ pub fn verify_mate_line(pos: &Position, line: &[Move]) -> Result<(), String> {
 /// check, off the king's squares, on a square no defender piece covers). That they are useless
 /// is for the solver's proof to show, not for this check.
 pub fn verify_tsume_line(pos: &Position, line: &[Move]) -> Result<(), String> {
-    verify_line(pos, line, true)
+    verify_line(pos, line, pos.side_to_move(), true)
 }
 
-fn verify_line(pos: &Position, line: &[Move], useless_drops_left: bool) -> Result<(), String> {
+/// The check of a line played by `attacker` against the other side, whichever moves first.
+fn verify_line(
+    pos: &Position,
+    line: &[Move],
+    attacker: Color,
+    useless_drops_left: bool,
+) -> Result<(), String> {
     let mut p = pos.clone();
-    let attacker = p.side_to_move();
     if line.is_empty() {
         return Err("the line is empty".into());
     }

@@ -18,7 +18,9 @@ pub use check::{
     Intended, IntendedFinding, Report, Status,
 };
 pub use check_batch::{check_batch, intended_line, BatchRows};
-pub use dfpn::{verify_mate_line, verify_tsume_line, SolveLimits, Solver, Verdict};
+pub use dfpn::{
+    defender_to_move, verify_mate_line, verify_tsume_line, SolveLimits, Solver, Verdict,
+};
 pub use notation::japanese_line;
 
 /// Stack for a thread that runs the solver: long mates recurse deep.
