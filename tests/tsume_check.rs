@@ -1480,6 +1480,73 @@ fn an_equally_long_defence_as_intended_is_a_solution_that_leaves_the_main_line()
     assert_eq!(i.parts_from_main_line_at, Some(2));
 }
 
+/// 3 plies with the hands as given: ▲6三銀 △5一玉 ▲5二金 leaves nothing in hand. △6一玉
+/// lasts as long, but after it only ▲9一龍 mates at once, leaving the gold. Found by a random
+/// search over small positions (cshogi's move generator, outside the tests).
+const MORE_IN_HAND: &str = "9/3k5/+R3s4/L8/9/9/9/9/9 b GS 1";
+
+#[test]
+fn an_intended_line_that_leaves_more_in_hand_is_not_the_main_line() {
+    let (pos, r) = check_as_given(MORE_IN_HAND);
+    let line: Vec<Move> = ["S*6c", "6b6a", "9c9a"]
+        .iter()
+        .map(|u| hayate::position::parse_move_syntax(u).unwrap())
+        .collect();
+    // The exhaustive search: a mate in 3, which △6一玉 resists as long as any defence, and
+    // every check that mates at once after it leaves something in hand.
+    assert_eq!(Exhaustive::new().attack(&mut pos.clone(), 5), Some(3));
+    let mut p = before(&pos, &line, 2);
+    assert_eq!(Exhaustive::new().defend(&mut p, 4), Some(2));
+    p.do_move(line[1]);
+    assert_eq!(Exhaustive::new().attack(&mut p, 3), Some(1));
+    let mut checks = MoveList::new();
+    generate_checks(&p, &mut checks);
+    let mut mates = 0;
+    for &m in checks.iter() {
+        p.do_move(m);
+        if Exhaustive::new().defend(&mut p, 0) == Some(0) {
+            mates += 1;
+            assert!(!p.hand(pos.side_to_move()).is_empty(), "{m}");
+        }
+        p.undo_move(m);
+    }
+    assert_eq!(mates, 1);
+    assert!(
+        r.spare.is_empty() && r.main_line.len() == 3,
+        "{}",
+        r.human(false)
+    );
+
+    let limits = CheckLimits {
+        complete_hand: false,
+        ..limits(3_000_000)
+    };
+    let with = check_with_intended(MORE_IN_HAND, &line, &limits).unwrap();
+    let i = with.intended.clone().unwrap();
+    assert_eq!(i.finding, IntendedFinding::MoreInHand { ply: 2 });
+    assert_eq!(i.spare.map(|h| h.total()), Some(1));
+    assert!(
+        i.brief().ends_with("作意 more_in_hand at 2"),
+        "{}",
+        i.brief()
+    );
+    assert!(
+        with.human(false)
+            .contains("leaves G in hand where the main line leaves nothing; they part at ply 2"),
+        "{}",
+        with.human(false)
+    );
+    // The defence as long that leaves nothing too (変同) is a solution.
+    let variation = &r.equal_variations[0];
+    let mut equal = r.main_line[..variation.ply - 1].to_vec();
+    equal.extend(&variation.line);
+    let i = check_with_intended(MORE_IN_HAND, &equal, &limits)
+        .unwrap()
+        .intended
+        .unwrap();
+    assert_eq!(i.finding, IntendedFinding::Solution);
+}
+
 /// Intended lines that go wrong at one turn of the main line `r` of `pos`, a problem of
 /// `plies` plies: the main line up to the turn, a worse move there, then best play, each with
 /// the ply of that turn. At each attacker turn (`attacker_turns`) the first check that mates two

@@ -1462,6 +1462,12 @@ impl Report {
             IntendedFinding::UselessInterposition { ply } => {
                 format!("at ply {ply} a useless interposition (無駄合), which the rules leave out")
             }
+            IntendedFinding::MoreInHand { ply } => format!(
+                "not the main line: as long, but it leaves {} in hand where the main line \
+                 leaves {}; they part at ply {ply}",
+                in_hand(i.spare.unwrap_or_default()),
+                in_hand(self.spare)
+            ),
             IntendedFinding::ForcedMate => format!(
                 "a forced mate in its {} plies (the problem's exact length was not settled, so \
                  a quicker mate is not ruled out)",
@@ -1629,6 +1635,15 @@ fn usi(line: &[Move]) -> String {
 fn json_moves(line: &[Move]) -> String {
     let items: Vec<String> = line.iter().map(|m| format!("\"{m}\"")).collect();
     format!("[{}]", items.join(","))
+}
+
+/// A hand for the summary's sentences: its pieces, or "nothing".
+fn in_hand(hand: Hand) -> String {
+    if hand.is_empty() {
+        "nothing".to_string()
+    } else {
+        format!("{hand:?}")
+    }
 }
 
 /// The intended line's part of the JSON report: the line, the finding's name, the ply it is

@@ -45,6 +45,11 @@ pub enum IntendedFinding {
     /// At the defender turn `ply` the line interposes a piece for nothing (無駄合), which the
     /// rules leave out.
     UselessInterposition { ply: usize },
+    /// A mate as fast as the main line, every defence one of the longest, but it leaves the
+    /// attacker more in hand at its end than the main line does: of equally long defences the
+    /// rules take the one that leaves the least (nothing, in a sound problem), so this is a
+    /// variation, not the main line. `ply` is where the two part.
+    MoreInHand { ply: usize },
     /// A forced mate in as many plies as the line has, every defence at each of its defender
     /// turns mated within what the line leaves; found when the problem's exact length is not
     /// known, so a quicker mate is not ruled out.
@@ -62,6 +67,7 @@ impl IntendedFinding {
             IntendedFinding::QuickerMate { .. } => "quicker_mate",
             IntendedFinding::LongerDefence { .. } => "longer_defence",
             IntendedFinding::UselessInterposition { .. } => "useless_interposition",
+            IntendedFinding::MoreInHand { .. } => "more_in_hand",
             IntendedFinding::ForcedMate => "forced_mate",
             IntendedFinding::Unknown { .. } => "unknown",
         }
@@ -74,7 +80,8 @@ impl IntendedFinding {
             IntendedFinding::NotAMate { ply, .. }
             | IntendedFinding::QuickerMate { ply, .. }
             | IntendedFinding::LongerDefence { ply, .. }
-            | IntendedFinding::UselessInterposition { ply } => Some(*ply),
+            | IntendedFinding::UselessInterposition { ply }
+            | IntendedFinding::MoreInHand { ply } => Some(*ply),
             IntendedFinding::Unknown { ply, .. } => *ply,
         }
     }
@@ -167,7 +174,19 @@ impl Checker {
             .flatten();
         let (finding, spare) = match replay_as_mate(pos, line) {
             Err((ply, why)) => (IntendedFinding::NotAMate { ply, why }, None),
-            Ok(end) => (self.judge(pos, line, report), Some(end.hand(self.attacker))),
+            Ok(end) => {
+                let spare = end.hand(self.attacker);
+                let mut finding = self.judge(pos, line, report);
+                // A solution is one of the mates the main line was chosen from, the one that
+                // leaves the least in hand: leaving more, it is not the main line.
+                if let (IntendedFinding::Solution, Some(ply)) = (&finding, parts_from_main_line_at)
+                {
+                    if spare.total() > report.spare.total() {
+                        finding = IntendedFinding::MoreInHand { ply };
+                    }
+                }
+                (finding, Some(spare))
+            }
         };
         Intended {
             line: line.to_vec(),
