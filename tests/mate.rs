@@ -380,6 +380,24 @@ fn a_position_after_the_check_is_solved_for_the_defender() {
         tried >= 5,
         "only {tried} problems without the attacker's king"
     );
+    // After ▲6一飛成 in NEXT_TO_THE_KING (below) only useless interpositions are left: under the
+    // tsume convention the defender is mated already, the empty line; counting the drops, he
+    // is mated two plies or more later.
+    let mut pos = common::pos("3+R4k/7pp/6N2/9/9/9/9/9/9 w gl 2");
+    let tsume = SolveLimits {
+        tsume_line: true,
+        ..limits()
+    };
+    solver.clear();
+    assert_eq!(
+        solver.solve_problem(&mut pos, tsume),
+        Verdict::Mate(Vec::new())
+    );
+    solver.clear();
+    match solver.solve_problem(&mut pos, limits()) {
+        Verdict::Mate(line) => assert!(line.len() >= 2, "{line:?}"),
+        other => panic!("{other:?}"),
+    }
     // A check the king answers by taking the checker, the attacker left with nothing.
     let mut pos = common::pos("4k4/4G4/9/9/9/9/9/9/9 w - 1");
     assert_eq!(solver.solve_problem(&mut pos, limits()), Verdict::NoMate);

@@ -357,12 +357,9 @@ impl Solver {
     /// Whether the side to move in `pos`, in check, is mated whatever it plays, the other side
     /// attacking with checks: a variation of a problem set up after the attacker's check. The
     /// line starts with the defender's reply, the longest, and its length is even; a defender
-    /// already mated has the empty line. Otherwise as [`Solver::solve`].
+    /// already mated (under the tsume convention, also one left only useless interpositions)
+    /// has the empty line. Otherwise as [`Solver::solve`].
     pub fn solve_mated(&mut self, pos: &mut Position, limits: SolveLimits) -> Verdict {
-        if pos.in_check() && !has_evasion(pos) {
-            self.nodes = 0;
-            return Verdict::Mate(Vec::new());
-        }
         let attacker = !pos.side_to_move();
         self.solve_for(pos, limits, attacker)
     }
@@ -1956,7 +1953,8 @@ fn verify_line(
     useless_drops_left: bool,
 ) -> Result<(), String> {
     let mut p = pos.clone();
-    if line.is_empty() {
+    // With the defender to move, the empty line says he is mated already.
+    if line.is_empty() && p.side_to_move() == attacker {
         return Err("the line is empty".into());
     }
     for (i, &m) in line.iter().enumerate() {
