@@ -215,6 +215,25 @@ pub struct Solver {
     /// every search so that reaching one is a repetition (see [`Solver::avoid`]). Empty but for
     /// the checker's detour test.
     avoided: Vec<u64>,
+    /// Who is told how a long solve is going (see [`Solver::report_progress`]).
+    reporter: Option<Reporter>,
+}
+
+/// What [`Solver::report_progress`] was given.
+struct Reporter {
+    every: Duration,
+    /// When it was last told (at first, when it was set).
+    last: Instant,
+    tell: Box<dyn FnMut(SolveProgress) + Send>,
+}
+
+/// How a solve is going, for a caller that shows it (`go mate`'s `info` lines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveProgress {
+    /// Every node searched so far ([`Solver::work`]).
+    pub nodes: u64,
+    /// How full the table is, per mille.
+    pub hashfull: usize,
 }
 
 /// How many positions [`Solver::refine`] works out again after a proof, at most
@@ -257,7 +276,28 @@ impl Solver {
             line_nodes: 0,
             board_keys: Vec::new(),
             avoided: Vec::new(),
+            reporter: None,
         }
+    }
+
+    /// Has `tell` told how the solves go, every `every` at most (the first time `every` after
+    /// this call), until [`Solver::stop_reporting`]. The clock is read where the search reads
+    /// it for its own limits, every 1024 nodes, so `Duration::ZERO` tells it at each of those.
+    pub fn report_progress(
+        &mut self,
+        every: Duration,
+        tell: impl FnMut(SolveProgress) + Send + 'static,
+    ) {
+        self.reporter = Some(Reporter {
+            every,
+            last: Instant::now(),
+            tell: Box::new(tell),
+        });
+    }
+
+    /// Ends what [`Solver::report_progress`] started.
+    pub fn stop_reporting(&mut self) {
+        self.reporter = None;
     }
 
     /// Makes the positions with the full keys `keys` failures for the attacker in the solves
@@ -300,6 +340,12 @@ impl Solver {
     /// Nodes visited by the last solve.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Every node the last solve searched: [`Solver::nodes`] and the brief proofs of the line's
+    /// work after it, which that leaves out. What `go mate` reports.
+    pub fn work(&self) -> u64 {
+        self.nodes + self.line_nodes
     }
 
     pub fn hashfull(&self) -> usize {
@@ -506,6 +552,16 @@ impl Solver {
     }
 
     fn check_limits(&mut self) {
+        if let Some(r) = &mut self.reporter {
+            let now = Instant::now();
+            if now.duration_since(r.last) >= r.every {
+                r.last = now;
+                (r.tell)(SolveProgress {
+                    nodes: self.nodes + self.line_nodes,
+                    hashfull: self.table.hashfull(),
+                });
+            }
+        }
         let l = &self.limits;
         if l.nodes.is_some_and(|n| self.nodes >= n)
             || l.deadline.is_some_and(|d| Instant::now() >= d)
@@ -2442,6 +2498,42 @@ mod tests {
             assert_eq!(solver.solve(&mut pos, limits), Verdict::Unknown);
             assert_eq!(solver.nodes(), n);
         }
+    }
+
+    #[test]
+    fn a_long_solve_tells_how_it_goes() {
+        let kotobuki = "g3p3+r/3lPG3/1s4ppp/1l1B4P/L2b1kPl1/3+p3+R+p/3+p2+s1S/+NP+p1gS3/1g+p2P3 \
+                        b 4P3n 1";
+        let mut pos = Position::from_sfen(kotobuki).unwrap();
+        let limits = SolveLimits {
+            nodes: Some(20_000),
+            shorten: false,
+            ..SolveLimits::default()
+        };
+        let told = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let mut solver = Solver::new(1);
+        // At no interval it is told wherever the clock is read: every 1024 nodes, and at the
+        // node limit. No test of time, only of where the clock is read.
+        let into = told.clone();
+        solver.report_progress(Duration::ZERO, move |p| into.lock().unwrap().push(p));
+        assert_eq!(solver.solve(&mut pos, limits.clone()), Verdict::Unknown);
+        let nodes: Vec<u64> = told.lock().unwrap().iter().map(|p| p.nodes).collect();
+        let expected: Vec<u64> = (1..=19).map(|k| k * 1024).chain([20_000]).collect();
+        assert_eq!(nodes, expected);
+        assert_eq!(solver.work(), 20_000);
+        assert!(told.lock().unwrap().iter().all(|p| p.hashfull <= 1000));
+        assert!(told.lock().unwrap().last().unwrap().hashfull > 0);
+        // Once stopped, or an hour apart, it is not told.
+        solver.stop_reporting();
+        solver.clear();
+        solver.solve(&mut pos, limits.clone());
+        let into = told.clone();
+        solver.report_progress(Duration::from_secs(3600), move |p| {
+            into.lock().unwrap().push(p)
+        });
+        solver.clear();
+        solver.solve(&mut pos, limits);
+        assert_eq!(told.lock().unwrap().len(), expected.len());
     }
 
     #[test]

@@ -19,7 +19,8 @@ pub use check::{
 };
 pub use check_batch::{check_batch, intended_line, BatchRows};
 pub use dfpn::{
-    defender_to_move, verify_mate_line, verify_tsume_line, SolveLimits, Solver, Verdict,
+    defender_to_move, verify_mate_line, verify_tsume_line, SolveLimits, SolveProgress, Solver,
+    Verdict,
 };
 pub use notation::japanese_line;
 

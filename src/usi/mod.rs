@@ -183,6 +183,19 @@ pub fn parse_go(words: &[&str]) -> Result<Limits, String> {
 /// Output shared by the protocol thread and the search thread.
 pub type SharedOut = Arc<Mutex<dyn Write + Send>>;
 
+/// How often `go mate` tells the GUI its nodes while it searches.
+const MATE_PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// `go mate`'s `info` line: the time since the command, the nodes searched, and how full the
+/// solver's table is.
+fn mate_info(start: Instant, nodes: u64, hashfull: usize) -> String {
+    let ms = start.elapsed().as_millis().max(1) as u64;
+    format!(
+        "info time {ms} nodes {nodes} nps {} hashfull {hashfull}",
+        nodes * 1000 / ms
+    )
+}
+
 fn emit(out: &SharedOut, text: &str) {
     if let Ok(mut o) = out.lock() {
         // A closed output (the GUI went away) is not our problem to report.
@@ -472,7 +485,8 @@ impl Engine {
         self.keep_running(handle, started, "search", "bestmove resign");
     }
 
-    /// `go mate <ms|infinite>`: a df-pn solve on its own thread, answered with `checkmate`.
+    /// `go mate <ms|infinite>`: a df-pn solve on its own thread, answered with `checkmate`,
+    /// with an `info` line every [`MATE_PROGRESS_EVERY`] and one before the answer.
     fn go_mate(&mut self, limits: Limits, time_ms: Option<u64>) {
         // The clock starts with the command: the first `go mate` (or the first after a change
         // of USI_Hash) makes the table first, which takes the kernel most of a second for a few
@@ -501,6 +515,11 @@ impl Engine {
                     emit(&out, "checkmate timeout");
                     return;
                 };
+                // A long solve says how it goes, as a search does: GUIs show the nodes.
+                let progress_out = out.clone();
+                solver.report_progress(MATE_PROGRESS_EVERY, move |p| {
+                    emit(&progress_out, &mate_info(start, p.nodes, p.hashfull));
+                });
                 let verdict = solver.solve(
                     &mut pos,
                     SolveLimits {
@@ -514,16 +533,8 @@ impl Engine {
                         tsume_line: true,
                     },
                 );
-                let ms = start.elapsed().as_millis().max(1) as u64;
-                let nodes = solver.nodes();
-                emit(
-                    &out,
-                    &format!(
-                        "info time {ms} nodes {nodes} nps {} hashfull {}",
-                        nodes * 1000 / ms,
-                        solver.hashfull()
-                    ),
-                );
+                solver.stop_reporting();
+                emit(&out, &mate_info(start, solver.work(), solver.hashfull()));
                 let reply = match verdict {
                     Verdict::Mate(line) => {
                         let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
