@@ -1739,6 +1739,58 @@ fn an_intended_line_of_a_problem_without_mate_is_refuted_at_its_first_defence() 
     assert_eq!(Exhaustive::new().attack(&mut p, 9), None);
 }
 
+/// With the hands as given, no mate. The intended line's ▲8三銀 is refuted by its own △同玉,
+/// its ▲6一角 by its △8二玉; then its △7一玉 walks into ▲7二角成, where another defence
+/// escapes. Found by a random search over small positions (cshogi, outside the tests).
+const NOMATE_LATE: &str = "8s/k8/9/8s/9/9/9/9/9 b BGS 1";
+
+#[test]
+fn an_intended_line_of_a_problem_without_mate_is_refuted_where_it_goes_wrong_later() {
+    let pos = Position::from_sfen(NOMATE_LATE).unwrap();
+    let line: Vec<Move> = ["S*8c", "9b8c", "B*6a", "8c8b", "G*7c", "8b7a", "6a7b+"]
+        .iter()
+        .map(|u| hayate::position::parse_move_syntax(u).unwrap())
+        .collect();
+    let limits = CheckLimits {
+        complete_hand: false,
+        ..limits(3_000_000)
+    };
+    let r = check_with_intended(NOMATE_LATE, &line, &limits).unwrap();
+    assert_eq!(r.status, Status::NoMate);
+    // The line's own first defence is the refutation of its first check.
+    let first = r.refutations.iter().find(|(m, _)| *m == line[0]);
+    assert_eq!(first.and_then(|(_, r)| *r), Some(line[1]));
+    // Its second defence escapes too; its third does not.
+    let i = r.intended.as_ref().unwrap();
+    let IntendedFinding::LongerDefence {
+        ply: 6,
+        plies: None,
+        line: better,
+    } = &i.finding
+    else {
+        panic!("{:?}", i.finding);
+    };
+    assert_eq!(better.len(), 1);
+    assert_ne!(better[0], line[5]);
+    let human = r.human(false);
+    assert!(
+        human.contains("wrong at ply 6: the defence lasts longer (no mate)"),
+        "{human}"
+    );
+    assert!(r.row().contains("作意 longer_defence at 6"), "{}", r.row());
+    // By the exhaustive search: no mate after the line's first two defences, nor after the
+    // named one; the line's defence there is mated at once.
+    for ply in [3, 5] {
+        let mut p = before(&pos, &line, ply);
+        assert_eq!(Exhaustive::new().attack(&mut p, 9), None, "{ply}");
+    }
+    let mut p = before(&pos, &line, 6);
+    p.do_move(better[0]);
+    assert_eq!(Exhaustive::new().attack(&mut p, 9), None);
+    let mut p = before(&pos, &line, 7);
+    assert_eq!(Exhaustive::new().attack(&mut p, 1), Some(1));
+}
+
 #[test]
 fn a_useless_interposition_in_the_intended_line_is_named() {
     // ▲6六飛 △6四歩: a useless interposition; then the solver's mate.

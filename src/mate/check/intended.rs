@@ -15,6 +15,7 @@
 //! is a forced mate in its plies, and bounds the problem's length from above.
 
 use super::{Checker, Report, Status};
+use crate::mate::Verdict;
 use crate::movegen::{generate_legal, MoveList};
 use crate::position::Position;
 use crate::types::{Hand, Move};
@@ -55,7 +56,7 @@ pub enum IntendedFinding {
     /// known, so a quicker mate is not ruled out.
     ForcedMate,
     /// Not settled: the budget ran out (at `ply`, when it did on the way), or the problem has
-    /// no mate and where the line goes wrong was not sought.
+    /// no mate and no refutation of the line's first check was proven.
     Unknown { ply: Option<usize>, why: String },
 }
 
@@ -211,14 +212,8 @@ impl Checker {
                     plies: None,
                     line: vec![r],
                 },
-                // The line's own defence refutes its first check: some later defence of the
-                // line falls short, which the check of a problem without mate does not find.
-                Some(_) => IntendedFinding::Unknown {
-                    ply: None,
-                    why: "the problem has no mate; the line's first defence refutes it, and \
-                          where it later goes wrong was not sought"
-                        .into(),
-                },
+                // The line's own defence refutes its first check: a later one falls short.
+                Some(_) => self.later_escape(pos, line),
                 None => IntendedFinding::Unknown {
                     ply: Some(2),
                     why: "the problem has no mate, but no refutation of this check was proven"
@@ -286,6 +281,45 @@ impl Checker {
             }
         }
         IntendedFinding::Solution
+    }
+
+    /// For a problem without mate whose intended line (a mate) has its first check refuted by
+    /// its own first defence: the first later defender turn where the line's defence is mated
+    /// and another escapes. The line's position after a defence that escapes has no mate, so
+    /// neither has the one after the line's next check: some reply there escapes too. Walking
+    /// on, each position after the line's defence is solved until one is a mate (the line ends
+    /// in one, so one is); the defence there is the mistake, and a reply that escapes is
+    /// named. Each solve has the checker's share of nodes; one that runs out leaves it unknown.
+    fn later_escape(&mut self, pos: &Position, line: &[Move]) -> IntendedFinding {
+        let mut p = pos.clone();
+        p.do_move(line[0]);
+        p.do_move(line[1]);
+        // `p`: after the line's defence at `ply`, with no mate.
+        let mut ply = 2;
+        while ply + 2 <= line.len() {
+            let (check, defence) = (line[ply], line[ply + 1]);
+            p.do_move(check);
+            p.do_move(defence);
+            let cap = self.share();
+            match self.solve_within(&mut p, cap, false) {
+                Verdict::NoMate => ply += 2,
+                Verdict::Unknown => return out_of_nodes(Some(ply + 2)),
+                Verdict::Mate(_) => {
+                    p.undo_move(defence);
+                    p.undo_move(check);
+                    return match self.refutation(&mut p, check, None) {
+                        Some(r) => IntendedFinding::LongerDefence {
+                            ply: ply + 2,
+                            plies: None,
+                            line: vec![r],
+                        },
+                        None => out_of_nodes(Some(ply + 2)),
+                    };
+                }
+            }
+        }
+        // Not reached for a line that ends in mate: its last defence is mated at once.
+        out_of_nodes(None)
     }
 
     /// Without the problem's exact length, what can still be settled: whether the line is a
