@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 
-use super::progress::Progress;
+use super::progress::{Progress, Spinner};
 use super::{position_argument, Failure, Outcome};
 use crate::kifu::{self, Format};
 use crate::mate::{
@@ -100,6 +100,9 @@ fn read(path: &PathBuf) -> Result<String, Failure> {
         .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))
 }
 
+/// How often a single solve's line on the terminal is brought up to date.
+const SPINNER_EVERY: Duration = Duration::from_millis(500);
+
 /// `hayate mate`.
 pub fn mate(a: MateArgs) -> Outcome {
     on_solver_stack(move || solve(a))
@@ -138,7 +141,24 @@ fn solve(a: MateArgs) -> Outcome {
     };
     let mut solver = Solver::new(a.hash);
     let start = Instant::now();
+    // On a terminal a long solve shows its nodes as it goes (ミクロコスモス takes most of a
+    // minute); elsewhere only the answer is printed.
+    let spinner = Spinner::new("mate");
+    if spinner.is_live() {
+        let line = spinner.clone();
+        solver.report_progress(SPINNER_EVERY, move |p| {
+            let secs = start.elapsed().as_secs_f64();
+            line.set(&format!(
+                "{} nodes, {:.0}k nodes/s, table {}‰ full, {secs:.1} s",
+                p.nodes,
+                p.nodes as f64 / secs.max(1e-3) / 1000.0,
+                p.hashfull
+            ));
+        });
+    }
     let verdict = solver.solve_problem(&mut pos, limits());
+    solver.stop_reporting();
+    spinner.finish();
     let ms = start.elapsed().as_millis();
     let nodes = solver.nodes();
     // A position after the attacker's check: the line starts with the defender's reply.

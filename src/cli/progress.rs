@@ -1,5 +1,5 @@
 //! Progress of the long commands (`match`, `mate --batch`, `tsume check --batch`, `tune`, `learn`,
-//! `book extend`, `selfplay`, `train`), drawn on stderr.
+//! `book extend`, `selfplay`, `train`, and a single `mate` as a [`Spinner`]), drawn on stderr.
 //!
 //! On a terminal: a live `indicatif` bar with the count, the rate and the time left. Elsewhere
 //! (a log file, a pipe, CI): a plain line now and then, so that a log shows how far a job got
@@ -172,6 +172,47 @@ impl Progress {
 impl Drop for Progress {
     fn drop(&mut self) {
         self.finish();
+    }
+}
+
+/// A live line for one long job that has no items to count (a single `hayate mate` solve): on
+/// a terminal, a spinner showing what [`Spinner::set`] last said; elsewhere nothing, so that a
+/// log or a pipe gets only the answer. Clones show on the same line.
+#[derive(Clone)]
+pub struct Spinner {
+    bar: Option<ProgressBar>,
+}
+
+impl Spinner {
+    pub fn new(label: &str) -> Spinner {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            let style = ProgressStyle::with_template("{prefix} {spinner} {wide_msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner());
+            bar.set_style(style);
+            bar.set_prefix(label.to_string());
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        Spinner { bar }
+    }
+
+    /// Whether a spinner is drawn (stderr is a terminal).
+    pub fn is_live(&self) -> bool {
+        self.bar.is_some()
+    }
+
+    pub fn set(&self, message: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(message.to_string());
+        }
+    }
+
+    /// Removes the line; the answer follows.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
     }
 }
 
