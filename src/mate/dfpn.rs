@@ -552,8 +552,9 @@ impl Solver {
     }
 
     fn check_limits(&mut self) {
-        if let Some(r) = &mut self.reporter {
-            let now = Instant::now();
+        // One reading of the clock serves the report and the deadline.
+        let now = (self.reporter.is_some() || self.limits.deadline.is_some()).then(Instant::now);
+        if let (Some(r), Some(now)) = (&mut self.reporter, now) {
             if now.duration_since(r.last) >= r.every {
                 r.last = now;
                 (r.tell)(SolveProgress {
@@ -564,7 +565,7 @@ impl Solver {
         }
         let l = &self.limits;
         if l.nodes.is_some_and(|n| self.nodes >= n)
-            || l.deadline.is_some_and(|d| Instant::now() >= d)
+            || l.deadline.zip(now).is_some_and(|(d, now)| now >= d)
             || l.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
         {
             self.aborted = true;
