@@ -1236,6 +1236,11 @@ const NEXT_TO_THE_KING: &str = "8k/7pp/6N2/9/9/9/9/9/3R5 b - 1";
 /// back, so △2一桂 is a defence, and ▲1三香 mates (hands as given).
 const NEXT_TO_THE_KING_UNCOVERED: &str = "8k/7p1/9/7N1/9/9/9/9/3R5 b Ln 1";
 
+/// ▲9一飛成 checks along the first rank. The silver on 6二 covers 7一, but the bishop on 8四 pins
+/// it to the king on 5一, so a drop there is as useless as one on 8一 (counted as a defence, it
+/// made the problem a flawed 3手詰 with a pawn to spare: ▲9一飛成 △7一歩 ▲同龍).
+const PINNED_COVER: &str = "4kp3/3s5/4NG3/1B7/9/9/9/9/R8 b - 1";
+
 /// Whether a defender's move is a drop on a square not next to the king.
 fn is_distant_drop(pos: &Position, m: Move) -> bool {
     let king = pos.king_square(pos.side_to_move()).unwrap();
@@ -1278,6 +1283,40 @@ fn a_drop_next_to_the_king_that_the_attacker_covers_is_useless_too() {
     let mut replies = MoveList::new();
     generate_legal(&p, &mut replies);
     assert!(replies.is_empty(), "{:?}", replies.as_slice());
+}
+
+#[test]
+fn a_drop_that_only_a_pinned_piece_covers_is_useless() {
+    let r = check(PINNED_COVER);
+    assert_eq!(r.status, Status::Sound, "{}", r.human(true));
+    assert_eq!(r.length, Some(1), "{}", r.human(true));
+    assert_eq!(usi(&r.main_line), "9i9a+", "{}", r.human(true));
+    // Counting every drop, △7一歩 is a reply; the silver cannot take back after ▲同龍, and
+    // every reply left is a drop on 6一, next to the king, where the knight on 5三 covers the
+    // dragon, which takes it into mate.
+    let mut p = full(PINNED_COVER);
+    p.do_move(r.main_line[0]);
+    for m in ["P*7a", "9a7a"] {
+        let m = p.parse_usi_move(m).unwrap();
+        assert!(p.is_legal(m), "{m}");
+        p.do_move(m);
+    }
+    assert!(p.parse_usi_move("6b7a").is_err(), "the silver is pinned");
+    let mut replies = MoveList::new();
+    generate_legal(&p, &mut replies);
+    assert!(!replies.is_empty());
+    for &d in replies.iter() {
+        assert!(d.is_drop() && d.to().to_string() == "6a", "{d}");
+        p.do_move(d);
+        let take = p.parse_usi_move("7a6a").unwrap();
+        assert!(p.is_legal(take) && p.gives_check(take));
+        p.do_move(take);
+        let mut left = MoveList::new();
+        generate_legal(&p, &mut left);
+        assert!(left.is_empty(), "{d}: {:?}", left.as_slice());
+        p.undo_move(take);
+        p.undo_move(d);
+    }
 }
 
 #[test]

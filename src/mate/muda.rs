@@ -12,7 +12,10 @@
 //! - a single check by a lance, bishop, rook, horse or dragon, with the drop between it and the
 //!   king;
 //! - no defender piece but the king covers the square: a protected piece (紐付きの合駒) costs the
-//!   attacker his checking piece or changes the line, so it is a defence;
+//!   attacker his checking piece or changes the line, so it is a defence. A piece pinned to its
+//!   king does not protect it: it could only take back by leaving its line to the king, which
+//!   meets the check's line at the king alone (the checking piece's capture does not unpin it:
+//!   the pinning piece is another, on another line);
 //! - next to the king, another of the attacker's pieces covers the square as well, so the king
 //!   cannot take back once the checking piece has taken the drop. A drop the king could take
 //!   back is a defence whatever follows: the mate after it is not the mate without it. The
@@ -39,7 +42,8 @@ use crate::types::{Color, Move, PieceType};
 
 /// Whether the drop `r` (the defender to move in `pos`) is of the kind that may be useless:
 /// against a single distant check by a line piece, on a square no defender piece but the king
-/// covers and, next to the king, one that another of the attacker's pieces covers. Whether it
+/// (or one pinned to it) covers and, next to the king, one that another of the attacker's
+/// pieces covers. Whether it
 /// is useless is for [`positions_without_the_piece`] and a proof to say.
 pub(super) fn may_be_useless(pos: &Position, r: Move) -> bool {
     if !r.is_drop() {
@@ -77,6 +81,7 @@ pub(super) fn may_be_useless(pos: &Position, r: Move) -> bool {
         && pos
             .attackers_to(defender, to, occupied)
             .without(king)
+            .and_not(pos.pinned())
             .is_empty()
         && !king_could_take_back()
 }
@@ -195,6 +200,19 @@ mod tests {
         }
         assert_eq!(seen[0], seen[1]);
         assert_eq!(p.key(), pos.key());
+    }
+
+    #[test]
+    fn a_drop_only_a_pinned_piece_covers_may_be_useless() {
+        // ▲9一飛成 checks the king on 5一 along the first rank. The silver on 6二 covers 7一, but
+        // the bishop on 8四 pins it to the king, so it could never take back there.
+        let pinned = "+R3kp3/3s5/4NG3/1B7/9/9/9/9/9 w rb3g3s3n4l17p 1";
+        assert!(may_be_useless_in(pinned, "P*7a"));
+        assert!(may_be_useless_in(pinned, "P*8a"));
+        // Without the bishop the silver is free, and its cover makes the drop a defence.
+        let free = "+R3kp3/3s5/4NG3/9/9/9/9/9/9 w r2b3g3s3n4l17p 1";
+        assert!(!may_be_useless_in(free, "P*7a"));
+        assert!(may_be_useless_in(free, "P*8a"));
     }
 
     #[test]
