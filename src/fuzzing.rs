@@ -25,7 +25,7 @@ use crate::usi::{self, Command};
 pub type Target = fn(&[u8]);
 
 /// The targets by name, as `fuzz/fuzz_targets/<name>.rs` and `fuzz/corpus/<name>/` name them.
-pub const TARGETS: [(&str, Target); 12] = [
+pub const TARGETS: [(&str, Target); 13] = [
     ("sfen", sfen),
     ("usi_move", usi_move),
     ("usi_command", usi_command),
@@ -37,6 +37,7 @@ pub const TARGETS: [(&str, Target); 12] = [
     ("match_config", match_config),
     ("openings", openings),
     ("mate_batch", mate_batch),
+    ("tsume_check", tsume_check),
     ("legal_moves", legal_moves),
 ];
 
@@ -354,6 +355,118 @@ pub fn mate_batch(data: &[u8]) {
         .expect("a solver thread starts")
         .join()
         .unwrap_or_else(|e| std::panic::resume_unwind(e));
+}
+
+/// Nodes for each check of [`tsume_check`]: enough to settle short problems, little enough
+/// that an input stays fast.
+const CHECK_NODES: u64 = 4000;
+
+/// At most this many rows of a [`tsume_check`] input are checked.
+const CHECK_ROWS: usize = 4;
+
+/// A problem as `hayate tsume check` reads one: a record (KIF, KI2, CSA, or a board diagram
+/// alone) whose start position is the problem and whose moves are the composer's intended
+/// line, or else rows of `name<TAB>sfen<TAB>line` as `--batch` reads them (a row without a tab
+/// is the SFEN alone). Each is checked with a small node limit, with the defender's hand
+/// completed and as given, on a thread with the solver's deep stack. A report must keep its
+/// promises: a main line that replays as a mate under the convention, and every 余詰 and
+/// minor twin a mating line from its turn; sound only with the exact length, nothing to spare
+/// and every check looked at; 不詰 without a main line. Its three printed forms must not fail.
+pub fn tsume_check(data: &[u8]) {
+    let text = text(data).into_owned();
+    std::thread::Builder::new()
+        .stack_size(mate::SOLVER_STACK)
+        .spawn(move || {
+            for (sfen, intended) in problems(&text) {
+                for complete_hand in [true, false] {
+                    let limits = mate::CheckLimits {
+                        nodes: CHECK_NODES,
+                        complete_hand,
+                        ..mate::CheckLimits::default()
+                    };
+                    if let Ok(report) = mate::check_with_intended(&sfen, &intended, &limits) {
+                        check_report(&report);
+                    }
+                }
+            }
+        })
+        .expect("a checker thread starts")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+}
+
+/// The problems of a [`tsume_check`] input, with their intended lines.
+fn problems(text: &str) -> Vec<(String, Vec<Move>)> {
+    if let Some(format) = kifu::Format::sniff(text) {
+        return match format.read(text) {
+            Ok(rec) => vec![(rec.start_sfen, rec.moves.iter().map(|m| m.mv).collect())],
+            Err(_) => Vec::new(),
+        };
+    }
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .take(CHECK_ROWS)
+        .filter_map(|row| {
+            let mut columns = row.split('\t');
+            let first = columns.next().unwrap_or("");
+            let (sfen, line) = match columns.next() {
+                Some(sfen) => (sfen, columns.next().unwrap_or("")),
+                None => (first, ""),
+            };
+            let intended = mate::intended_line(line).ok()?;
+            Some((sfen.to_string(), intended))
+        })
+        .collect()
+}
+
+/// What a composer's report promises (see [`tsume_check`]).
+fn check_report(r: &mate::Report) {
+    use mate::Status;
+    let pos = Position::from_sfen(&r.sfen)
+        .unwrap_or_else(|e| panic!("the report's SFEN '{}' does not read: {e}", r.sfen));
+    check_position(&pos);
+    if !r.main_line.is_empty() {
+        if let Err(e) = mate::verify_tsume_line(&pos, &r.main_line) {
+            panic!("main line of {}: {e}", r.sfen);
+        }
+    }
+    if let Some((n, line)) = &r.length_at_most {
+        assert!(line.len() <= *n, "{}", r.sfen);
+        if let Err(e) = mate::verify_tsume_line(&pos, line) {
+            panic!("bounding line of {}: {e}", r.sfen);
+        }
+    }
+    match r.status {
+        Status::Sound => {
+            assert_eq!(r.length, Some(r.main_line.len()), "{}", r.sfen);
+            assert!(r.spare.is_empty() && r.cooks.is_empty(), "{}", r.sfen);
+            assert!(!r.incomplete, "{}", r.sfen);
+        }
+        Status::NoMate => assert!(r.main_line.is_empty(), "{}", r.sfen),
+        Status::Flawed | Status::Unknown => {}
+    }
+    if let Some(n) = r.length {
+        assert_eq!(n, r.main_line.len(), "{}", r.sfen);
+    }
+    // The attacker's alternatives: each a mating line from the position before its turn.
+    let attacker_turns = [
+        &r.cooks,
+        &r.last_move_alternatives,
+        &r.promotion_choices,
+        &r.drop_choices,
+    ];
+    for a in attacker_turns.into_iter().flatten() {
+        assert!(a.ply % 2 == 1 && a.ply <= r.main_line.len(), "{}", r.sfen);
+        let mut p = pos.clone();
+        for &m in &r.main_line[..a.ply - 1] {
+            p.do_move(m);
+        }
+        assert_eq!(a.line.first(), Some(&a.mv), "{}", r.sfen);
+        if let Err(e) = mate::verify_tsume_line(&p, &a.line) {
+            panic!("alternative at ply {} of {}: {e}", a.ply, r.sfen);
+        }
+    }
+    let _ = (r.human(true), r.json(true), r.row());
 }
 
 /// A move from two arbitrary bytes: any board move (the origin may equal the destination) or a

@@ -74,5 +74,6 @@ replay_tests!(
     match_config,
     openings,
     mate_batch,
+    tsume_check,
     legal_moves,
 );
