@@ -371,7 +371,8 @@ const CHECK_ROWS: usize = 4;
 /// completed and as given, on a thread with the solver's deep stack. A report must keep its
 /// promises: a main line that replays as a mate under the convention, and every 余詰 and
 /// minor twin a mating line from its turn; sound only with the exact length, nothing to spare
-/// and every check looked at; 不詰 without a main line. Its three printed forms must not fail.
+/// and every check looked at; flawed only with the exact length and 駒余り or a 余詰; 不詰
+/// without a main line. Its three printed forms must not fail.
 pub fn tsume_check(data: &[u8]) {
     let text = text(data).into_owned();
     std::thread::Builder::new()
@@ -442,8 +443,13 @@ fn check_report(r: &mate::Report) {
             assert!(r.spare.is_empty() && r.cooks.is_empty(), "{}", r.sfen);
             assert!(!r.incomplete, "{}", r.sfen);
         }
+        // A flaw is proven: the main line is exact, and 駒余り or a 余詰 is there.
+        Status::Flawed => {
+            assert_eq!(r.length, Some(r.main_line.len()), "{}", r.sfen);
+            assert!(!r.spare.is_empty() || !r.cooks.is_empty(), "{}", r.sfen);
+        }
         Status::NoMate => assert!(r.main_line.is_empty(), "{}", r.sfen),
-        Status::Flawed | Status::Unknown => {}
+        Status::Unknown => {}
     }
     if let Some(n) = r.length {
         assert_eq!(n, r.main_line.len(), "{}", r.sfen);
