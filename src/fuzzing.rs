@@ -361,63 +361,37 @@ pub fn mate_batch(data: &[u8]) {
 /// that an input stays fast.
 const CHECK_NODES: u64 = 4000;
 
-/// At most this many rows of a [`tsume_check`] input are checked.
-const CHECK_ROWS: usize = 4;
-
-/// A problem as `hayate tsume check` reads one: a record (KIF, KI2, CSA, or a board diagram
-/// alone) whose start position is the problem and whose moves are the composer's intended
-/// line, or else rows of `name<TAB>sfen<TAB>line` as `--batch` reads them (a row without a tab
-/// is the SFEN alone). Each is checked with a small node limit, with the defender's hand
-/// completed and as given, on a thread with the solver's deep stack. A report must keep its
-/// promises: a main line that replays as a mate under the convention, and every 余詰 and
-/// minor twin a mating line from its turn; sound only with the exact length, nothing to spare
-/// and every check looked at; flawed only with the exact length and 駒余り or a 余詰; 不詰
-/// without a main line. Its three printed forms must not fail.
+/// A problem file as `hayate tsume check FILE` reads it (`cli::mate::problem_in`): a record
+/// (KIF, KI2, CSA, or a board diagram alone) whose start position is the problem and whose
+/// moves are the composer's intended line, or else a `name<TAB>sfen<TAB>line` row or an SFEN.
+/// It is checked with a small node limit, with the defender's hand completed and as given, on
+/// a thread with the solver's deep stack. A report must keep its promises: a main line that
+/// replays as a mate under the convention, and every 余詰 and minor twin a mating line from its
+/// turn; sound only with the exact length, nothing to spare and every check looked at; flawed
+/// only with the exact length and 駒余り or a 余詰; 不詰 without a main line. Its three printed
+/// forms must not fail.
 pub fn tsume_check(data: &[u8]) {
-    let text = text(data).into_owned();
+    let Ok(problem) = crate::cli::mate::problem_in(&text(data), "") else {
+        return;
+    };
     std::thread::Builder::new()
         .stack_size(mate::SOLVER_STACK)
         .spawn(move || {
-            for (sfen, intended) in problems(&text) {
-                for complete_hand in [true, false] {
-                    let limits = mate::CheckLimits {
-                        nodes: CHECK_NODES,
-                        complete_hand,
-                        ..mate::CheckLimits::default()
-                    };
-                    if let Ok(report) = mate::check_with_intended(&sfen, &intended, &limits) {
-                        check_report(&report);
-                    }
+            for complete_hand in [true, false] {
+                let limits = mate::CheckLimits {
+                    nodes: CHECK_NODES,
+                    complete_hand,
+                    ..mate::CheckLimits::default()
+                };
+                if let Ok(r) = mate::check_with_intended(&problem.sfen, &problem.intended, &limits)
+                {
+                    check_report(&r);
                 }
             }
         })
         .expect("a checker thread starts")
         .join()
         .unwrap_or_else(|e| std::panic::resume_unwind(e));
-}
-
-/// The problems of a [`tsume_check`] input, with their intended lines.
-fn problems(text: &str) -> Vec<(String, Vec<Move>)> {
-    if let Some(format) = kifu::Format::sniff(text) {
-        return match format.read(text) {
-            Ok(rec) => vec![(rec.start_sfen, rec.moves.iter().map(|m| m.mv).collect())],
-            Err(_) => Vec::new(),
-        };
-    }
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .take(CHECK_ROWS)
-        .filter_map(|row| {
-            let mut columns = row.split('\t');
-            let first = columns.next().unwrap_or("");
-            let (sfen, line) = match columns.next() {
-                Some(sfen) => (sfen, columns.next().unwrap_or("")),
-                None => (first, ""),
-            };
-            let intended = mate::intended_line(line).ok()?;
-            Some((sfen.to_string(), intended))
-        })
-        .collect()
 }
 
 /// What a composer's report promises (see [`tsume_check`]).

@@ -1291,18 +1291,23 @@ fn a_drop_that_only_a_pinned_piece_covers_is_useless() {
     assert_eq!(r.status, Status::Sound, "{}", r.human(true));
     assert_eq!(r.length, Some(1), "{}", r.human(true));
     assert_eq!(usi(&r.main_line), "9i9a+", "{}", r.human(true));
-    // Counting every drop, △7一歩 is a reply; the silver cannot take back after ▲同龍, and
-    // every reply left is a drop on 6一, next to the king, where the knight on 5三 covers the
-    // dragon, which takes it into mate.
+    // Counting every drop, the defender can only interpose, on 8一, 7一 or 6一. After △7一歩
+    // ▲同龍 the silver cannot take back, and every reply left is a drop on 6一, next to the
+    // king; ▲同龍 takes it, protected by the knight on 5三, and mates.
     let mut p = full(PINNED_COVER);
     p.do_move(r.main_line[0]);
+    let mut replies = MoveList::new();
+    generate_legal(&p, &mut replies);
+    assert!(replies
+        .iter()
+        .all(|d| d.is_drop() && ["8a", "7a", "6a"].contains(&d.to().to_string().as_str())));
     for m in ["P*7a", "9a7a"] {
         let m = p.parse_usi_move(m).unwrap();
         assert!(p.is_legal(m), "{m}");
         p.do_move(m);
     }
     assert!(p.parse_usi_move("6b7a").is_err(), "the silver is pinned");
-    let mut replies = MoveList::new();
+    replies.clear();
     generate_legal(&p, &mut replies);
     assert!(!replies.is_empty());
     for &d in replies.iter() {

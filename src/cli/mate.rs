@@ -239,19 +239,16 @@ fn check(a: CheckArgs) -> Outcome {
 }
 
 /// A problem given on the command line.
-struct Problem {
+#[derive(Debug)]
+pub struct Problem {
     /// Its position, the attacker to move.
-    sfen: String,
+    pub sfen: String,
     /// The composer's intended line (作意), when a record gave one.
-    intended: Vec<Move>,
+    pub intended: Vec<Move>,
 }
 
-/// Whether `words` name a file, and the problem it holds. A record (KIF, KI2 or CSA by its
-/// extension or its look, in UTF-8 or Shift_JIS; a board diagram alone reads as KIF) gives its
-/// start position, with the defender's `残り全部` (KIF) or `00AL` (CSA), and its moves as the
-/// intended line. Any other file holds the SFEN on its first line that is not a comment, alone
-/// or as a row of `--batch` (name, SFEN, and an intended line in USI if there is a third
-/// column). `None` when no such file exists: the words are the position.
+/// Whether `words` name a file, and the problem it holds (see [`problem_in`]). `None` when no
+/// such file exists: the words are the position.
 fn problem_file(words: &[String]) -> Result<Option<Problem>, Failure> {
     let arg = words.join(" ");
     let path = std::path::Path::new(arg.trim());
@@ -264,14 +261,23 @@ fn problem_file(words: &[String]) -> Result<Option<Problem>, Failure> {
         return Ok(None);
     }
     let text = kifu::read_text(path).map_err(Failure::Input)?;
-    if let Some(format) = Format::from_extension(ext).or_else(|| Format::sniff(&text)) {
-        let rec = format
-            .read(&text)
-            .map_err(|e| Failure::Input(format!("{arg}: {e}")))?;
-        return Ok(Some(Problem {
+    problem_in(&text, ext)
+        .map(Some)
+        .map_err(|e| Failure::Input(format!("{arg}: {e}")))
+}
+
+/// The problem a file's `text` holds, `ext` its extension. A record (KIF, KI2 or CSA by its
+/// extension or its look; a board diagram alone reads as KIF) gives its start position, with
+/// the defender's `残り全部` (KIF) or `00AL` (CSA), and its moves as the intended line. Any
+/// other file holds the SFEN on its first line that is not a comment, alone or as a row of
+/// `--batch` (name, SFEN, and an intended line in USI if there is a third column).
+pub fn problem_in(text: &str, ext: &str) -> Result<Problem, String> {
+    if let Some(format) = Format::from_extension(ext).or_else(|| Format::sniff(text)) {
+        let rec = format.read(text)?;
+        return Ok(Problem {
             sfen: rec.start_sfen,
             intended: rec.moves.iter().map(|m| m.mv).collect(),
-        }));
+        });
     }
     let first = text
         .lines()
@@ -284,12 +290,12 @@ fn problem_file(words: &[String]) -> Result<Option<Problem>, Failure> {
         (alone, None) => (alone.unwrap_or(""), ""),
     };
     if sfen.trim().is_empty() {
-        return Err(Failure::Input(format!("{arg}: no position in the file")));
+        return Err("no position in the file".into());
     }
-    Ok(Some(Problem {
+    Ok(Problem {
         sfen: sfen.trim().to_string(),
-        intended: intended_line(line).map_err(|e| Failure::Input(format!("{arg}: {e}")))?,
-    }))
+        intended: intended_line(line)?,
+    })
 }
 
 /// The problem `words` give: a file as [`problem_file`] reads it, or the SFEN itself.

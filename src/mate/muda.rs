@@ -43,8 +43,8 @@ use crate::types::{Color, Move, PieceType};
 /// Whether the drop `r` (the defender to move in `pos`) is of the kind that may be useless:
 /// against a single distant check by a line piece, on a square no defender piece but the king
 /// (or one pinned to it) covers and, next to the king, one that another of the attacker's
-/// pieces covers. Whether it
-/// is useless is for [`positions_without_the_piece`] and a proof to say.
+/// pieces covers. Whether it is useless is for [`positions_without_the_piece`] and a proof to
+/// say.
 pub(super) fn may_be_useless(pos: &Position, r: Move) -> bool {
     if !r.is_drop() {
         return false;
