@@ -13,9 +13,10 @@
 //!   king;
 //! - no defender piece but the king covers the square: a protected piece (紐付きの合駒) costs the
 //!   attacker his checking piece or changes the line, so it is a defence. A piece pinned to its
-//!   king does not protect it: it could only take back by leaving its line to the king, which
-//!   meets the check's line at the king alone (the checking piece's capture does not unpin it:
-//!   the pinning piece is another, on another line);
+//!   king does not protect it: it may only move along its pin line, which meets the check's
+//!   line at the king alone (or is the check's line beyond the king, where the king stands in
+//!   the way), and the checking piece's capture leaves the pin as it was (the checking piece
+//!   pins nothing: its line to the king is open);
 //! - next to the king, another of the attacker's pieces covers the square as well, so the king
 //!   cannot take back once the checking piece has taken the drop. A drop the king could take
 //!   back is a defence whatever follows: the mate after it is not the mate without it. The
