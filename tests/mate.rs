@@ -426,6 +426,8 @@ fn the_command_line_prints_the_line_in_usi_and_japanese() {
 
     let (ok, out, _) = hayate(&["mate", "--hash", "16", "4k4/9/9/9/9/9/9/9/4K4 b - 1"]);
     assert!(ok && out.starts_with("no mate"), "{out}");
+    let (ok, out, _) = hayate(&["mate", "--hash", "16", "4k4/9/4P4/9/9/9/9/9/9 b G 1"]);
+    assert!(ok && out.starts_with("mate in 1 ply ("), "{out}");
 
     // The same problem after its first check: the defender moves first.
     let (ok, out, _) = hayate(&["mate", "--hash", "16", "7n1/8k/7G1/8B/9/9/9/9/9 w G 2"]);

@@ -9,8 +9,8 @@ use super::progress::{Progress, Spinner};
 use super::{position_argument, Failure, Outcome};
 use crate::kifu::{self, Format};
 use crate::mate::{
-    check_batch, check_with_intended, defender_to_move, intended_line, japanese_line, BatchRows,
-    CheckLimits, SolveLimits, Solver, Verdict, SOLVER_STACK,
+    check_batch, check_with_intended, defender_to_move, intended_line, japanese_line, ply_count,
+    BatchRows, CheckLimits, SolveLimits, Solver, Verdict, SOLVER_STACK,
 };
 use crate::position::Position;
 use crate::types::Move;
@@ -171,8 +171,8 @@ fn solve(a: MateArgs) -> Outcome {
         Verdict::Mate(line) => {
             let usi: Vec<String> = line.iter().map(|m| m.to_string()).collect();
             outln!(
-                "mate in {} plies{first} ({nodes} nodes, {ms} ms)",
-                line.len()
+                "mate in {}{first} ({nodes} nodes, {ms} ms)",
+                ply_count(line.len())
             );
             outln!("usi: {}", usi.join(" "));
             outln!("japanese: {}", japanese_line(&pos, &line));

@@ -37,7 +37,7 @@ use std::collections::HashMap;
 
 use super::bounded::{BoundedSearch, Oracle};
 use super::dfpn::Settled;
-use super::{japanese_line, muda, verify_tsume_line, SolveLimits, Solver, Verdict};
+use super::{japanese_line, muda, ply_count, verify_tsume_line, SolveLimits, Solver, Verdict};
 use crate::attacks;
 use crate::json::quote;
 use crate::movegen::{generate_checks, generate_legal, MoveList};
@@ -1365,9 +1365,10 @@ impl Report {
             ));
         } else if let Some((n, line)) = &self.length_at_most {
             s.push_str(&format!(
-                "at most {n}手詰 (a mate within {n} plies is proven; the exact distance was not \
-                 settled)\na line within it ({} plies): {}\n",
-                line.len(),
+                "at most {n}手詰 (a mate within {} is proven; the exact distance was not \
+                 settled)\na line within it ({}): {}\n",
+                ply_count(*n),
+                ply_count(line.len()),
                 jp(&[], line)
             ));
         }
@@ -1396,9 +1397,9 @@ impl Report {
         }
         for (title, alts, no_length) in sections {
             for a in alts {
-                let len = a
-                    .length
-                    .map_or(no_length.to_string(), |n| format!("{n} plies to mate"));
+                let len = a.length.map_or(no_length.to_string(), |n| {
+                    format!("{} to mate", ply_count(n))
+                });
                 s.push_str(&format!(
                     "{title} at ply {}: {} ({len})\n",
                     a.ply,
@@ -1421,8 +1422,8 @@ impl Report {
         // Only the legal part of a line given from outside can be written in Japanese.
         let legal = intended::legal_prefix(&self.sfen, &i.line);
         let mut s = format!(
-            "作意 ({} plies): {}",
-            i.line.len(),
+            "作意 ({}): {}",
+            ply_count(i.line.len()),
             jp(&[], &i.line[..legal])
         );
         for m in &i.line[legal..] {
@@ -1444,17 +1445,18 @@ impl Report {
                 format!("not a mate: at ply {ply}, {why}")
             }
             IntendedFinding::QuickerMate { ply, plies, line } => format!(
-                "wrong at ply {ply}: a quicker mate, {plies} plies from there: {}",
+                "wrong at ply {ply}: a quicker mate, {} from there: {}",
+                ply_count(*plies),
                 jp(before(*ply), line)
             ),
             IntendedFinding::LongerDefence { ply, plies, line } => format!(
                 "wrong at ply {ply}: the defence lasts longer ({}): {}",
                 match plies {
-                    Some(n) => format!("{n} plies from there to mate"),
+                    Some(n) => format!("{} from there to mate", ply_count(*n)),
                     None if self.status == Status::NoMate => "no mate".to_string(),
                     None => format!(
-                        "more than the line's {} plies from there",
-                        i.line.len() + 1 - ply
+                        "more than the line's {} from there",
+                        ply_count(i.line.len() + 1 - ply)
                     ),
                 },
                 jp(before(*ply), line)
@@ -1469,9 +1471,9 @@ impl Report {
                 in_hand(self.spare)
             ),
             IntendedFinding::ForcedMate => format!(
-                "a forced mate in its {} plies (the problem's exact length was not settled, so \
+                "a forced mate in its {} (the problem's exact length was not settled, so \
                  a quicker mate is not ruled out)",
-                i.line.len()
+                ply_count(i.line.len())
             ),
             IntendedFinding::Unknown { ply, why } => match ply {
                 Some(ply) => format!("not settled at ply {ply}: {why}"),

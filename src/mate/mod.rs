@@ -22,7 +22,7 @@ pub use dfpn::{
     defender_to_move, verify_mate_line, verify_tsume_line, SolveLimits, SolveProgress, Solver,
     Verdict,
 };
-pub use notation::japanese_line;
+pub use notation::{japanese_line, ply_count};
 
 /// Stack for a thread that runs the solver: long mates recurse deep.
 pub const SOLVER_STACK: usize = 1 << 30;

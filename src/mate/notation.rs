@@ -10,6 +10,15 @@ use crate::movegen::{generate_legal, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Move};
 
+/// `n` plies in words: "1 ply", "3 plies".
+pub fn ply_count(n: usize) -> String {
+    if n == 1 {
+        "1 ply".into()
+    } else {
+        format!("{n} plies")
+    }
+}
+
 /// The Japanese text of `line` played from `pos`, moves separated by spaces.
 pub fn japanese_line(pos: &Position, line: &[Move]) -> String {
     let mut p = pos.clone();
@@ -91,5 +100,12 @@ mod tests {
             line.push(m);
         }
         assert_eq!(japanese_line(&pos, &line), "▲5二歩成 △同玉 ▲5三金");
+    }
+
+    #[test]
+    fn one_ply_is_singular() {
+        assert_eq!(ply_count(0), "0 plies");
+        assert_eq!(ply_count(1), "1 ply");
+        assert_eq!(ply_count(3), "3 plies");
     }
 }
