@@ -447,7 +447,49 @@ fn check_report(r: &mate::Report) {
             panic!("alternative at ply {} of {}: {e}", a.ply, r.sfen);
         }
     }
+    if let Some(i) = &r.intended {
+        check_intended(&pos, r, i);
+    }
     let _ = (r.human(true), r.json(true), r.row());
+}
+
+/// What the finding on an intended line promises: a solution (or a forced mate, or a line
+/// that leaves more in hand) is a mate, a solution as long as the exact length; a quicker mate
+/// is named at an attacker turn of the line and is a mate from there, shorter than the line's
+/// rest; a longer or useless defence is named at a defender turn.
+fn check_intended(pos: &Position, r: &mate::Report, i: &mate::Intended) {
+    use mate::IntendedFinding as F;
+    let sfen = &r.sfen;
+    let before = |ply: usize| {
+        let mut p = pos.clone();
+        for &m in &i.line[..ply - 1] {
+            p.do_move(m);
+        }
+        p
+    };
+    match &i.finding {
+        F::Solution | F::ForcedMate | F::MoreInHand { .. } => {
+            if let Err(e) = mate::verify_tsume_line(pos, &i.line) {
+                panic!("intended line of {sfen}, found {}: {e}", i.finding.name());
+            }
+            if i.finding == F::Solution {
+                if let Some(n) = r.length {
+                    assert_eq!(i.line.len(), n, "{sfen}");
+                }
+            }
+        }
+        F::QuickerMate { ply, plies, line } => {
+            assert!(ply % 2 == 1 && *ply <= i.line.len(), "{sfen}");
+            assert!(*plies < i.line.len() + 1 - ply, "{sfen}");
+            if let Err(e) = mate::verify_tsume_line(&before(*ply), line) {
+                panic!("quicker mate at ply {ply} of {sfen}: {e}");
+            }
+        }
+        F::LongerDefence { ply, .. } | F::UselessInterposition { ply } => {
+            assert!(ply % 2 == 0 && *ply <= i.line.len(), "{sfen}");
+        }
+        F::NotAMate { .. } | F::Unknown { .. } => {}
+    }
 }
 
 /// A move from two arbitrary bytes: any board move (the origin may equal the destination) or a
