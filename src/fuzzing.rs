@@ -369,7 +369,7 @@ const CHECK_NODES: u64 = 4000;
 /// replays as a mate under the convention, and every 余詰 and minor twin a mating line from its
 /// turn; sound only with the exact length, nothing to spare and every check looked at; flawed
 /// only with the exact length and 駒余り or a 余詰; 不詰 without a main line; and what the
-/// finding on the intended line says of it (see [`check_intended`]). Its three printed forms
+/// finding on the intended line says of it (see `check_intended`). Its three printed forms
 /// must not fail.
 pub fn tsume_check(data: &[u8]) {
     let Ok(problem) = crate::cli::mate::problem_in(&text(data), "") else {
