@@ -554,11 +554,12 @@ impl Solver {
     fn check_limits(&mut self) {
         // One reading of the clock serves the report and the deadline.
         let now = (self.reporter.is_some() || self.limits.deadline.is_some()).then(Instant::now);
+        let work = self.work();
         if let (Some(r), Some(now)) = (&mut self.reporter, now) {
             if now.duration_since(r.last) >= r.every {
                 r.last = now;
                 (r.tell)(SolveProgress {
-                    nodes: self.nodes + self.line_nodes,
+                    nodes: work,
                     hashfull: self.table.hashfull(),
                 });
             }
