@@ -361,6 +361,11 @@ pub fn mate_batch(data: &[u8]) {
 /// that an input stays fast.
 const CHECK_NODES: u64 = 4000;
 
+/// The solver's table for each check of [`tsume_check`], in megabytes: 4,000 nodes fill a
+/// fraction of one. The default's 48 MB of tables, made and cleared for every check, took
+/// about a fifth of the corpus's replay, and a small table exercises the replacement too.
+const CHECK_HASH_MB: usize = 1;
+
 /// A problem file as `hayate tsume check FILE` reads it (`cli::mate::problem_in`): a record
 /// (KIF, KI2, CSA, or a board diagram alone) whose start position is the problem and whose
 /// moves are the composer's intended line, or else a `name<TAB>sfen<TAB>line` row or an SFEN.
@@ -382,6 +387,7 @@ pub fn tsume_check(data: &[u8]) {
                 let limits = mate::CheckLimits {
                     nodes: CHECK_NODES,
                     complete_hand,
+                    hash_mb: CHECK_HASH_MB,
                     ..mate::CheckLimits::default()
                 };
                 if let Ok(r) = mate::check_with_intended(&problem.sfen, &problem.intended, &limits)

@@ -74,8 +74,13 @@ pub struct CheckArgs {
     /// line in USI (moves separated by spaces), held to the rules too
     #[arg(long, value_name = "FILE", conflicts_with = "problem")]
     pub batch: Option<PathBuf>,
+    /// The df-pn solver's table, which finds the first mate and settles the alternatives (the
+    /// exact search's own memory grows with --nodes)
+    #[arg(long, value_name = "MB", default_value_t = CheckLimits::default().hash_mb)]
+    pub hash: usize,
     /// With --batch: how many problems to check at once, each with the memory of one check
-    /// (about 250 MB at the default --nodes); the rows come out the same, in the file's order
+    /// (about 250 MB at the default --nodes and --hash); the rows come out the same, in the
+    /// file's order
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
     /// The problem: an SFEN; a file holding one (on its first line, or as name<TAB>sfen); or a
@@ -195,6 +200,7 @@ fn check(a: CheckArgs) -> Outcome {
         max_plies: a.plies,
         complete_hand: !a.as_given,
         early_mates: a.verbose,
+        hash_mb: a.hash,
     };
     if let Some(path) = &a.batch {
         let text = read(path)?;

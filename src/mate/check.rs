@@ -59,9 +59,16 @@ pub struct CheckLimits {
     /// exact lengths: only `--verbose` shows them, and an exact length below the longest costs
     /// a search that there is no mate shorter still.
     pub early_mates: bool,
+    /// The megabytes of the df-pn solver's table that finds the first mate and settles the
+    /// alternatives; the two helper solvers (useless interpositions, detours) take a quarter
+    /// each, at most [`CheckLimits::HELPER_HASH_MB`].
+    pub hash_mb: usize,
 }
 
 impl CheckLimits {
+    /// The largest table of the helper solvers, in megabytes: their solves are short.
+    pub const HELPER_HASH_MB: usize = 8;
+
     /// The most plies a main line may have: as many as the df-pn solver's path, which finds
     /// the first line. The bounded search recurses once per ply, a few kilobytes of stack
     /// each, on the solver's thread (`SOLVER_STACK`). Until the fifth session of 2026-12-05
@@ -76,6 +83,7 @@ impl Default for CheckLimits {
             max_plies: CheckLimits::MAX_PLIES,
             complete_hand: true,
             early_mates: true,
+            hash_mb: 32,
         }
     }
 }
@@ -282,7 +290,7 @@ pub fn check_with_intended(
     } else {
         given
     };
-    let mut c = Checker::new(attacker, limits.nodes);
+    let mut c = Checker::with_hash(attacker, limits.nodes, limits.hash_mb);
     c.early_mates = limits.early_mates;
     let mut report = Report {
         sfen: pos.to_sfen(),
@@ -344,7 +352,15 @@ pub fn with_defender_holding_the_rest(pos: &Position) -> Result<Position, String
 }
 
 impl Checker {
+    #[cfg(test)]
     fn new(attacker: Color, budget: u64) -> Checker {
+        Checker::with_hash(attacker, budget, CheckLimits::default().hash_mb)
+    }
+
+    /// A checker whose main solver has a table of `hash_mb` megabytes (see
+    /// [`CheckLimits::hash_mb`]).
+    fn with_hash(attacker: Color, budget: u64, hash_mb: usize) -> Checker {
+        let helper_mb = (hash_mb / 4).clamp(1, CheckLimits::HELPER_HASH_MB);
         Checker {
             bounded: BoundedSearch::new(attacker),
             #[cfg(test)]
@@ -353,9 +369,9 @@ impl Checker {
             budget,
             aborted: false,
             attacker,
-            solver: Solver::new(32),
-            useless_solver: Solver::new(8),
-            detour_solver: Solver::new(8),
+            solver: Solver::new(hash_mb),
+            useless_solver: Solver::new(helper_mb),
+            detour_solver: Solver::new(helper_mb),
             lines: HashMap::new(),
             useless: HashMap::new(),
             useless_squares: HashMap::new(),
