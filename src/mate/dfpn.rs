@@ -943,9 +943,7 @@ impl Solver {
                 return;
             }
         }
-        // Interpositions last, grouped by square: `summarise` lets one drop per square at a time
-        // count, since the defender's pieces on one square usually fall to the same reply.
-        self.children[base..].sort_by_key(|c| c.m.is_drop().then(|| c.m.to().index()));
+        order_interpositions(pos, &mut self.children[base..]);
         let (near, checker) = far_block_context(pos);
         for c in &mut self.children[base..] {
             c.far_drop = is_far_block(c.m, near, checker);
@@ -1809,6 +1807,31 @@ impl InterpositionQueue {
     }
 }
 
+/// Puts a defender's interpositions (drops) after his other replies, grouped by square, the
+/// squares nearest his king first; on one square the pieces keep the generator's order, the
+/// weakest first. `summarise` lets one drop per square at a time count, since the defender's
+/// pieces on one square usually fall to the same reply, and among replies that look alike it
+/// takes the first. Next to the king an interposition is most often protected, and the proof
+/// against it the one the defence rests on; with the squares in board order the drops nearest
+/// the king came first only when the check came from one side. Measured with `hayate mate
+/// --batch MZ --first --nodes 400000` (the 207 muso/zuko rows): 182 solved against 179, 0.979
+/// of the nodes on the rows both solve; the farthest first: 180, 1.054; on one square the
+/// strongest piece first: 166, 1.354.
+fn order_interpositions(pos: &Position, children: &mut [Child]) {
+    let king = pos.king_square(pos.side_to_move());
+    children.sort_by_key(|c| {
+        c.m.is_drop().then(|| {
+            let to = c.m.to();
+            let distance = king.map_or(0, |k| {
+                k.file()
+                    .abs_diff(to.file())
+                    .max(k.rank().abs_diff(to.rank()))
+            });
+            (distance, to.index())
+        })
+    });
+}
+
 /// Whether the non-promotion `c` among `children` still waits for its promotion: it counts once
 /// the promotion has failed for the side to move.
 fn waits_for_promotion(children: &[Child], c: &Child, or_node: bool) -> bool {
@@ -2261,6 +2284,27 @@ mod tests {
         }
         let gold_blocks = Move::normal(sq("6d"), sq("5d"), false);
         assert!(!is_far_block(gold_blocks, near, checker));
+    }
+
+    #[test]
+    fn interpositions_come_last_by_square_nearest_the_king_first() {
+        // A rook checks down the file from 5a at the king on 5i, who holds a pawn and a gold.
+        let pos = Position::from_sfen("4R4/9/9/9/9/9/9/9/4k4 w pg 1").unwrap();
+        let mut list = MoveList::new();
+        generate_legal(&pos, &mut list);
+        let mut children: Vec<Child> = list.iter().map(|&m| child(m, 1, 1, NO_WAIT)).collect();
+        order_interpositions(&pos, &mut children);
+        let order: Vec<String> = children.iter().map(|c| c.m.to_string()).collect();
+        // The king's moves first; then the drops from 5h (next to the king) to 5b, on each
+        // square the pawn before the gold.
+        let king_moves = order.iter().take_while(|m| !m.contains('*')).count();
+        assert!(king_moves >= 1, "{order:?}");
+        let drops: Vec<&str> = order[king_moves..].iter().map(|m| m.as_str()).collect();
+        let expected: Vec<String> = "hgfedcb"
+            .chars()
+            .flat_map(|r| [format!("P*5{r}"), format!("G*5{r}")])
+            .collect();
+        assert_eq!(drops, expected, "{order:?}");
     }
 
     #[test]
