@@ -1812,22 +1812,17 @@ impl InterpositionQueue {
 /// weakest first. `summarise` lets one drop per square at a time count, since the defender's
 /// pieces on one square usually fall to the same reply, and among replies that look alike it
 /// takes the first. Next to the king an interposition is most often protected, and the proof
-/// against it is the one the defence rests on; in board order (by square index), as before, the
-/// squares nearest the king came first only when the check came from one side. Measured with `hayate mate
-/// --batch MZ --first --nodes 400000` (the 207 muso/zuko rows): 182 solved against 179, 0.979
-/// of the nodes on the rows both solve; the farthest first: 180, 1.054; on one square the
-/// strongest piece first: 166, 1.354.
+/// against it is the one the defence rests on; in board order (by square index), as before,
+/// the squares nearest the king came first only when the check came from one side. Measured
+/// with `hayate mate --batch MZ --first --nodes 400000` (the 207 muso/zuko rows): 182 solved
+/// against 179, 0.979 of the nodes on the rows both solve; the farthest first: 180, 1.054; on
+/// one square the strongest piece first: 166, 1.354.
 fn order_interpositions(pos: &Position, children: &mut [Child]) {
     let king = pos.king_square(pos.side_to_move());
     children.sort_by_key(|c| {
         c.m.is_drop().then(|| {
             let to = c.m.to();
-            let distance = king.map_or(0, |k| {
-                k.file()
-                    .abs_diff(to.file())
-                    .max(k.rank().abs_diff(to.rank()))
-            });
-            (distance, to.index())
+            (king.map_or(0, |k| Square::distance(k, to)), to.index())
         })
     });
 }
