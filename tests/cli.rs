@@ -226,7 +226,8 @@ fn match_alone_prints_its_help_and_succeeds() {
     assert!(out.contains("--engine"), "{out}");
 }
 
-/// The commands of README.md, train/README.md and train/STRENGTH.md still parse.
+/// The commands of README.md, benches/TSUME.md, train/README.md and train/STRENGTH.md still
+/// parse.
 #[test]
 fn the_documented_commands_parse() {
     let fsf = "cmd=/usr/games/fairy-stockfish";
@@ -239,6 +240,8 @@ fn the_documented_commands_parse() {
         "mate 7n1/8k/9/8B/9/9/9/9/9 b 2G 1".into(),
         "mate --batch problems.tsv --time 10000".into(),
         "mate --batch problems.tsv --first --nodes 400000 --jobs 2".into(),
+        "mate --batch problems.tsv --first --nodes 400000 --time 100000000".into(),
+        "mate --first --nodes 20000000 --time 100000000 7n1/8k/9/8B/9/9/9/9/9 b 2G 1".into(),
         "mate --first --nodes 100000 --hash 16 sfen 7n1/8k/9/8B/9/9/9/9/9 b 2G 1".into(),
         "tsume check p8/k8/9/S8/9/9/9/9/9 b GN 1".into(),
         "tsume check --nodes 100 --plies 9 --as-given --json --verbose problem.sfen".into(),
