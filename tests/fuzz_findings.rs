@@ -3,6 +3,7 @@
 //! tests say what each one was.
 
 use hayate::kifu::{csa, ki2, GameRecord};
+use hayate::position::Position;
 
 #[test]
 fn a_csa_text_of_two_games_is_refused_not_read_as_one() {
@@ -35,4 +36,19 @@ fn a_ki2_record_of_no_moves_and_no_ending_is_written_so_that_it_reads_back() {
     rec.start_sfen = hayate::position::HANDICAPS[5].1.to_string();
     let back = ki2::read(&ki2::write(&rec).unwrap()).unwrap();
     assert_eq!(back.start_sfen, rec.start_sfen);
+}
+
+#[test]
+fn a_position_played_on_from_the_largest_move_number_writes_an_sfen_that_reads_back() {
+    // Found by the usi_move target: a move from an SFEN at move 1000000000 (the largest the
+    // reader accepts) gave an SFEN at 1000000001, which the reader refused.
+    let sfen = "ln6g/1b2S1k2/p2pppn2/2ps2p2/1l7/2P6/PPSPPPPLP/2G2K1Pr/LN4G1b w np 1000000000";
+    let mut pos = Position::from_sfen(sfen).unwrap();
+    let m = pos.parse_usi_move("N*2a").unwrap();
+    pos.do_move(m);
+    let written = pos.to_sfen();
+    assert!(written.ends_with(" 1000000000"), "{written}");
+    let back = Position::from_sfen(&written).unwrap_or_else(|e| panic!("{written}: {e}"));
+    assert_eq!(back.to_sfen(), written);
+    assert_eq!(back.key(), pos.key());
 }

@@ -244,7 +244,9 @@ impl Position {
         s.push(' ');
         s.push_str(&hands_to_sfen(self.hands));
         s.push(' ');
-        s.push_str(&self.game_ply.to_string());
+        // A position read at the largest move number and played on from there counts past it;
+        // its SFEN keeps to what the reader accepts, so that it reads back.
+        s.push_str(&self.game_ply.min(MAX_MOVE_NUMBER).to_string());
         s
     }
 
