@@ -2291,15 +2291,20 @@ mod tests {
         assert!(!is_far_block(gold_blocks, near, checker));
     }
 
-    #[test]
-    fn interpositions_come_last_by_square_nearest_the_king_first() {
-        // A rook checks down the file from 5a at the king on 5i, who holds a pawn and a gold.
-        let pos = Position::from_sfen("4R4/9/9/9/9/9/9/9/4k4 w pg 1").unwrap();
+    /// The defender's replies in `sfen` as `order_replies` puts them, in USI.
+    fn replies_in_order(sfen: &str) -> Vec<String> {
+        let pos = Position::from_sfen(sfen).unwrap();
         let mut list = MoveList::new();
         generate_legal(&pos, &mut list);
         let mut children: Vec<Child> = list.iter().map(|&m| child(m, 1, 1, NO_WAIT)).collect();
         order_replies(&pos, &mut children);
-        let order: Vec<String> = children.iter().map(|c| c.m.to_string()).collect();
+        children.iter().map(|c| c.m.to_string()).collect()
+    }
+
+    #[test]
+    fn interpositions_come_last_by_square_nearest_the_king_first() {
+        // A rook checks down the file from 5a at the king on 5i, who holds a pawn and a gold.
+        let order = replies_in_order("4R4/9/9/9/9/9/9/9/4k4 w pg 1");
         // The king's moves first; then the drops from 5h (next to the king) to 5b, on each
         // square the pawn before the gold.
         let king_moves = order.iter().take_while(|m| !m.contains('*')).count();
@@ -2316,12 +2321,7 @@ mod tests {
     fn captures_come_first_then_the_other_moves_then_the_drops() {
         // A rook on 5e checks the king on 5a down the file. He can take it with the gold on
         // 4e, take the pawn on 6b with the king, step to 4a or 4b, or drop his pawn between.
-        let pos = Position::from_sfen("4k4/3P5/9/9/4Rg3/9/9/9/9 w p 1").unwrap();
-        let mut list = MoveList::new();
-        generate_legal(&pos, &mut list);
-        let mut children: Vec<Child> = list.iter().map(|&m| child(m, 1, 1, NO_WAIT)).collect();
-        order_replies(&pos, &mut children);
-        let order: Vec<String> = children.iter().map(|c| c.m.to_string()).collect();
+        let order = replies_in_order("4k4/3P5/9/9/4Rg3/9/9/9/9 w p 1");
         let mut captures = order[..2].to_vec();
         captures.sort();
         assert_eq!(captures, ["4e5e", "5a6b"], "{order:?}");
