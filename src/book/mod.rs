@@ -126,7 +126,7 @@ pub fn flipped(pos: &Position) -> Option<Position> {
     let sfen = format!(
         "{} {side} {hands} {}",
         board_to_sfen(&board),
-        pos.game_ply().min(crate::position::MAX_MOVE_NUMBER)
+        pos.sfen_move_number()
     );
     Position::from_sfen(&sfen).ok()
 }

@@ -8,7 +8,7 @@ mod sfen;
 
 pub use entering::{try_square, EnteringKingRule};
 pub use repetition::{Repetition, Sennichite};
-pub use sfen::{board_to_sfen, hands_to_sfen, SfenError, HANDICAPS, MAX_MOVE_NUMBER, STARTPOS};
+pub use sfen::{board_to_sfen, hands_to_sfen, SfenError, HANDICAPS, STARTPOS};
 
 use crate::attacks;
 use crate::bitboard::Bitboard;

@@ -244,10 +244,15 @@ impl Position {
         s.push(' ');
         s.push_str(&hands_to_sfen(self.hands));
         s.push(' ');
-        // A position read at the largest move number and played on from there counts past it;
-        // its SFEN keeps to what the reader accepts, so that it reads back.
-        s.push_str(&self.game_ply.min(MAX_MOVE_NUMBER).to_string());
+        s.push_str(&self.sfen_move_number().to_string());
         s
+    }
+
+    /// The move number an SFEN of this position carries. A position read at the largest move
+    /// number and played on from there counts past it; its SFEN keeps to what the reader
+    /// accepts, so that it reads back.
+    pub fn sfen_move_number(&self) -> u32 {
+        self.game_ply.min(MAX_MOVE_NUMBER)
     }
 
     /// The board drawn for people, with hands, side, SFEN and key (the USI `d` command).
