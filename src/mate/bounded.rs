@@ -143,6 +143,8 @@ pub struct BoundedSearch {
     numbers: KeyMap<(u64, u16), (u32, u32)>,
     attacker: Option<Color>,
     aborted: bool,
+    /// The defence that refuted the last defender turn disproven (see `search`'s `killer`).
+    refuted_by: Option<Move>,
 }
 
 impl BoundedSearch {
@@ -153,6 +155,7 @@ impl BoundedSearch {
             numbers: KeyMap::default(),
             attacker: Some(attacker),
             aborted: false,
+            refuted_by: None,
         }
     }
 
@@ -197,7 +200,7 @@ impl BoundedSearch {
         }
         let place = self.place(pos);
         self.import(pos, place, oracle);
-        self.search(pos, bound, INF - 1, INF - 1, oracle);
+        self.search(pos, bound, INF - 1, INF - 1, None, oracle);
         if self.aborted {
             return None;
         }
@@ -399,13 +402,17 @@ impl BoundedSearch {
     }
 
     /// The proof-number search of `pos` within `bound` plies, until its proof number reaches
-    /// `th_pn` or its disproof number `th_dn`; the result is in the table.
+    /// `th_pn` or its disproof number `th_dn`; the result is in the table. At a defender turn,
+    /// `killer` is the defence that refuted the check disproven last among this check's
+    /// siblings (a killer move): the same king step or capture often refutes the next check
+    /// too, so it is tried first.
     fn search(
         &mut self,
         pos: &mut Position,
         bound: u16,
         th_pn: u32,
         th_dn: u32,
+        killer: Option<Move>,
         oracle: &mut impl Oracle,
     ) {
         let key = pos.key();
@@ -422,6 +429,9 @@ impl BoundedSearch {
             return;
         }
         let or_node = Some(pos.side_to_move()) == self.attacker;
+        // At an attacker turn, the refutation of the last of its checks disproven, passed on
+        // to the next check searched.
+        let mut killer = if or_node { None } else { killer };
         let mut moves = MoveList::new();
         if or_node {
             if bound == 0 {
@@ -465,10 +475,13 @@ impl BoundedSearch {
             if bound < 4 {
                 // Every defence leaves at most two plies, so only a mate at once after each
                 // fits: settled in place, as the attacker's last turns are.
-                match self.mated_at_once_after_each(pos, &moves, oracle) {
+                match self.mated_at_once_after_each(pos, &moves, killer, oracle) {
                     _ if self.aborted => {}
                     None => self.prove(place, 2),
-                    Some(none_within) => self.fail(place, none_within.saturating_add(1)),
+                    Some((none_within, refutation)) => {
+                        self.refuted_by = Some(refutation);
+                        self.fail(place, none_within.saturating_add(1));
+                    }
                 }
                 return;
             }
@@ -495,10 +508,18 @@ impl BoundedSearch {
             // df-pn solve before it); the count of the defender's replies as a check's first
             // proof number saved less alone, and nothing consistent on top of this. Counted
             // only while it is needed: not once the defence is settled or searched within
-            // the bound.
+            // the bound. Two defences come before any such count, with 1: the killer, and a
+            // defence after which a shorter mate has been ruled out already (at a smaller
+            // bound, or with this bound from another path): what failed before is the
+            // likeliest to fail again. Together, 0.936 of the nodes of the composer's check
+            // on 19 classics it settles within 5M nodes (geometric mean; 0.968 the killer
+            // alone, 0.962 the other alone).
+            let child_known = self.lookup(child_place);
             let dn = if or_node
+                || Some(m) == killer
+                || child_known.none_within > 1
                 || self.numbers.contains_key(&(child_key, bound - 1))
-                || self.lookup(child_place).settles(bound - 1)
+                || child_known.settles(bound - 1)
             {
                 1
             } else {
@@ -569,6 +590,9 @@ impl BoundedSearch {
                 return;
             }
             if dn == 0 {
+                if !or_node {
+                    self.refuted_by = self.refutation(&children);
+                }
                 let none_within = self.failure_depth(&children, or_node);
                 debug_assert!(none_within > bound);
                 self.fail(place, none_within);
@@ -595,12 +619,31 @@ impl BoundedSearch {
                 )
             };
             pos.do_move(c.mv);
-            self.search(pos, child_bound, cth_pn, cth_dn, oracle);
+            self.refuted_by = None;
+            let pass = if or_node { killer } else { None };
+            self.search(pos, child_bound, cth_pn, cth_dn, pass, oracle);
             pos.undo_move(c.mv);
             if self.aborted {
                 return;
             }
+            // A check disproven in this search leaves its refutation in `refuted_by` (the
+            // child's last act); one settled from the table left none.
+            if or_node && self.lookup(c.place).none_within > child_bound {
+                if let Some(r) = self.refuted_by {
+                    killer = Some(r);
+                }
+            }
         }
+    }
+
+    /// The defence that refutes a disproven defender turn: of its refuting defences, the one
+    /// whose failure reaches farthest (the one `failure_depth` counts).
+    fn refutation(&self, children: &[Child]) -> Option<Move> {
+        children
+            .iter()
+            .filter(|c| c.dn == 0 && !c.may_be_useless)
+            .max_by_key(|c| c.known.none_within)
+            .map(|c| c.mv)
     }
 
     /// How far a disproven node's failure reaches (as `none_within`): as far as its shortest
@@ -644,20 +687,25 @@ impl BoundedSearch {
 
     /// Whether the attacker mates at once after every defence in `replies` (the defender to
     /// move in `pos`, with bound 2 or 3): `None` when he does, or else how far the failure
-    /// after the first refuting defence reaches (as `none_within`). A refuting drop that is a
+    /// after the first refuting defence reaches (as `none_within`), and that defence. The
+    /// `killer` (see `search`) is tried first. A refuting drop that is a
     /// useless interposition is no defence. What is learnt of each defence goes to the table,
     /// as its own node would have stored it.
     fn mated_at_once_after_each(
         &mut self,
         pos: &mut Position,
         replies: &MoveList,
+        killer: Option<Move>,
         oracle: &mut impl Oracle,
-    ) -> Option<u16> {
+    ) -> Option<(u16, Move)> {
         let mut checks = MoveList::new();
         // The drops that may be useless last: a refutation by another reply spares the proof
         // that they are.
-        let (drops, others): (Vec<Move>, Vec<Move>) =
+        let (drops, mut others): (Vec<Move>, Vec<Move>) =
             replies.iter().partition(|&&r| muda::may_be_useless(pos, r));
+        if let Some(k) = others.iter().position(|&r| Some(r) == killer) {
+            others.swap(0, k);
+        }
         for &r in replies.iter() {
             oracle.prefetch_after(pos, r);
         }
@@ -690,11 +738,11 @@ impl BoundedSearch {
             };
             pos.undo_move(r);
             if self.aborted {
-                return Some(0);
+                return Some((0, r));
             }
             if let Some(d) = none_within {
                 if !(may_be_useless && self.is_useless(pos, r, oracle)) {
-                    return Some(if self.aborted { 0 } else { d });
+                    return Some((if self.aborted { 0 } else { d }, r));
                 }
             }
         }
@@ -959,6 +1007,51 @@ mod tests {
             if bound <= 3 {
                 assert_eq!(oracle.asked, 0, "within {bound}");
             }
+        }
+    }
+
+    /// A lone rook's check of a king in the open, the defender to move: every king step
+    /// refutes it. The killer passed down is the one tried first, so it is the refutation
+    /// found, at a defender turn searched (bound 5) and at one settled in place (bound 3);
+    /// without a killer the search would pick another.
+    #[test]
+    fn the_killer_is_the_first_defence_tried() {
+        let sfen = "9/9/9/9/4k4/9/9/9/4R4 w - 1";
+        for bound in [3, 5] {
+            let refutation = |killer: Option<Move>| {
+                let mut pos = Position::from_sfen(sfen).unwrap();
+                let mut s = BoundedSearch::new(Color::Black);
+                let mut oracle = CountingOracle::default();
+                s.search(&mut pos, bound, INF - 1, INF - 1, killer, &mut oracle);
+                assert!(s.lookup(s.place(&pos)).none_within > bound);
+                s.refuted_by
+            };
+            let unaided = refutation(None).expect("a refutation");
+            let mut replies = MoveList::new();
+            generate_legal(&Position::from_sfen(sfen).unwrap(), &mut replies);
+            assert!(replies.len() > 2);
+            let other = *replies.iter().rev().find(|&&r| r != unaided).unwrap();
+            assert_eq!(refutation(Some(other)), Some(other), "within {bound}");
+        }
+    }
+
+    /// The same check, searched within 5 plies after the table has learnt that one king step
+    /// leaves no mate within one ply (as a search at a smaller bound would have): that step
+    /// is tried first, and refutes.
+    #[test]
+    fn a_defence_that_failed_before_is_tried_first() {
+        let sfen = "9/9/9/9/4k4/9/9/9/4R4 w - 1";
+        let mut replies = MoveList::new();
+        generate_legal(&Position::from_sfen(sfen).unwrap(), &mut replies);
+        for &r in replies.iter() {
+            let mut pos = Position::from_sfen(sfen).unwrap();
+            let mut s = BoundedSearch::new(Color::Black);
+            let mut oracle = CountingOracle::default();
+            pos.do_move(r);
+            s.rule_out(&pos, 1);
+            pos.undo_move(r);
+            s.search(&mut pos, 5, INF - 1, INF - 1, None, &mut oracle);
+            assert_eq!(s.refuted_by, Some(r));
         }
     }
 }
