@@ -143,8 +143,9 @@ pub struct BoundedSearch {
     numbers: KeyMap<(u64, u16), (u32, u32)>,
     attacker: Option<Color>,
     aborted: bool,
-    /// The defence that refuted the last defender turn disproven (see `search`'s `killer`).
-    refuted_by: Option<Move>,
+    /// The last defender turn disproven (its position's key) and the defence that refuted it
+    /// (see `search`'s `killer`).
+    refuted_by: Option<(u64, Move)>,
 }
 
 impl BoundedSearch {
@@ -479,7 +480,7 @@ impl BoundedSearch {
                     _ if self.aborted => {}
                     None => self.prove(place, 2),
                     Some((none_within, refutation)) => {
-                        self.refuted_by = Some(refutation);
+                        self.refuted_by = Some((key, refutation));
                         self.fail(place, none_within.saturating_add(1));
                     }
                 }
@@ -591,7 +592,7 @@ impl BoundedSearch {
             }
             if dn == 0 {
                 if !or_node {
-                    self.refuted_by = self.refutation(&children);
+                    self.refuted_by = self.refutation(&children).map(|r| (key, r));
                 }
                 let none_within = self.failure_depth(&children, or_node);
                 debug_assert!(none_within > bound);
@@ -619,17 +620,16 @@ impl BoundedSearch {
                 )
             };
             pos.do_move(c.mv);
-            self.refuted_by = None;
             let pass = if or_node { killer } else { None };
             self.search(pos, child_bound, cth_pn, cth_dn, pass, oracle);
             pos.undo_move(c.mv);
             if self.aborted {
                 return;
             }
-            // A check disproven in this search leaves its refutation in `refuted_by` (the
-            // child's last act); one settled from the table left none.
-            if or_node && self.lookup(c.place).none_within > child_bound {
-                if let Some(r) = self.refuted_by {
+            // A check disproven by this search left its refutation as its last act (one
+            // settled from the table left none).
+            if let Some((k, r)) = self.refuted_by {
+                if or_node && k == c.key && self.lookup(c.place).none_within > child_bound {
                     killer = Some(r);
                 }
             }
@@ -688,9 +688,9 @@ impl BoundedSearch {
     /// Whether the attacker mates at once after every defence in `replies` (the defender to
     /// move in `pos`, with bound 2 or 3): `None` when he does, or else how far the failure
     /// after the first refuting defence reaches (as `none_within`), and that defence. The
-    /// `killer` (see `search`) is tried first. A refuting drop that is a
-    /// useless interposition is no defence. What is learnt of each defence goes to the table,
-    /// as its own node would have stored it.
+    /// `killer` (see `search`) is tried first. A refuting drop that is a useless interposition
+    /// is no defence. What is learnt of each defence goes to the table, as its own node would
+    /// have stored it.
     fn mated_at_once_after_each(
         &mut self,
         pos: &mut Position,
@@ -1024,7 +1024,8 @@ mod tests {
                 let mut oracle = CountingOracle::default();
                 s.search(&mut pos, bound, INF - 1, INF - 1, killer, &mut oracle);
                 assert!(s.lookup(s.place(&pos)).none_within > bound);
-                s.refuted_by
+                assert_eq!(s.refuted_by.map(|(key, _)| key), Some(pos.key()));
+                s.refuted_by.map(|(_, r)| r)
             };
             let unaided = refutation(None).expect("a refutation");
             let mut replies = MoveList::new();
@@ -1051,7 +1052,7 @@ mod tests {
             s.rule_out(&pos, 1);
             pos.undo_move(r);
             s.search(&mut pos, 5, INF - 1, INF - 1, None, &mut oracle);
-            assert_eq!(s.refuted_by, Some(r));
+            assert_eq!(s.refuted_by, Some((pos.key(), r)));
         }
     }
 }
