@@ -105,6 +105,38 @@ static GOLD: [[Bitboard; 81]; 2] = [
 ];
 static KING: [Bitboard; 81] = step_table(&KING_DIRS, Color::Black);
 
+/// The squares from which a stepping piece of either colour can attack a square next to `sq`:
+/// two files and three ranks either way (a knight's jump to a neighbour). The pieces that can
+/// attack a king's flight squares without sliding stand here.
+const fn near_box_table() -> [Bitboard; 81] {
+    let mut table = [Bitboard::EMPTY; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let (f, r) = ((sq / 9) as i8, (sq % 9) as i8);
+        let mut bits = 0u128;
+        let mut to = 0;
+        while to < 81 {
+            let (tf, tr) = ((to / 9) as i8, (to % 9) as i8);
+            let (df, dr) = (tf - f, tr - r);
+            if df >= -2 && df <= 2 && dr >= -3 && dr <= 3 {
+                bits |= 1 << to;
+            }
+            to += 1;
+        }
+        table[sq] = Bitboard(bits);
+        sq += 1;
+    }
+    table
+}
+
+static NEAR_BOX: [Bitboard; 81] = near_box_table();
+
+/// See [`near_box_table`].
+#[inline(always)]
+pub fn near_box(sq: Square) -> Bitboard {
+    NEAR_BOX[sq.index()]
+}
+
 /// How to gather the inner occupancy of one line through a square into a 7-bit index.
 #[derive(Clone, Copy)]
 struct LineGather {

@@ -312,13 +312,19 @@ fn evasions_counted<const ANY: bool>(pos: &Position) -> EvasionCount {
         return count;
     };
     let occ_without_king = occ.without(k);
-    for to in attacks::king_attacks(k).and_not(own) {
-        if !pos.is_attacked(them, to, occ_without_king) {
-            count.board_moves += 1;
-            if ANY {
+    let flights = attacks::king_attacks(k).and_not(own);
+    if ANY {
+        for to in flights {
+            if !pos.is_attacked(them, to, occ_without_king) {
+                count.board_moves += 1;
                 return count;
             }
         }
+    } else {
+        // All the flight squares are wanted: the attacker's pieces are fewer than the
+        // squares' questions (measured in benches/TSUME.md).
+        let attacked = pos.attacked_near(them, k, flights, occ_without_king);
+        count.board_moves += flights.and_not(attacked).count();
     }
     // In double check only the king can move.
     let Some(checker) = pos.checkers().single() else {

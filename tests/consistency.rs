@@ -198,3 +198,52 @@ fn no_legal_move_leaves_the_king_attacked() {
         }
     }
 }
+
+#[test]
+fn the_checks_found_from_the_move_are_every_attacker_of_the_king() {
+    // `do_move` finds the checkers from the moved piece and the line it opens, not by asking
+    // which pieces attack the king: held here to the full question after every legal move.
+    let (mut direct, mut discovered, mut double) = (0, 0, 0);
+    for mut p in random_positions(400, 10) {
+        let mover = p.side_to_move();
+        for m in legal_moves(&p) {
+            p.do_move(m);
+            if let Some(k) = p.king_square(!mover) {
+                let all = p.attackers_to(mover, k, p.occupied());
+                assert_eq!(p.checkers(), all, "{m} in {}", p.to_sfen());
+                direct += all.contains(m.to()) as u32;
+                discovered += all.without(m.to()).is_nonempty() as u32;
+                double += all.has_more_than_one() as u32;
+            }
+            p.undo_move(m);
+        }
+    }
+    assert!(
+        direct > 100 && discovered > 10 && double > 0,
+        "{direct} direct, {discovered} discovered, {double} double checks"
+    );
+}
+
+#[test]
+fn the_squares_attacked_near_a_king_are_those_attacked_one_by_one() {
+    for p in random_positions(300, 11) {
+        for by in hayate::Color::ALL {
+            let Some(k) = p.king_square(!by) else {
+                continue;
+            };
+            let around = hayate::attacks::king_attacks(k);
+            for occ in [p.occupied(), p.occupied().without(k)] {
+                let one_by_one = around
+                    .into_iter()
+                    .filter(|&sq| p.is_attacked(by, sq, occ))
+                    .fold(hayate::Bitboard::EMPTY, |b, sq| b.with(sq));
+                assert_eq!(
+                    p.attacked_near(by, k, around, occ),
+                    one_by_one,
+                    "{}",
+                    p.to_sfen()
+                );
+            }
+        }
+    }
+}

@@ -578,3 +578,48 @@ fn a_line_may_end_where_only_useless_interpositions_are_left() {
     assert!(hayate::mate::verify_tsume_line(&common::pos(sfen), &line).is_ok());
     assert!(verify_mate_line(&common::pos(sfen), &line).is_err());
 }
+
+#[test]
+fn mate_in_one_agrees_with_brute_force_on_walks_through_the_classics() {
+    // The mate-in-one search passes over the checks that leave the king a flight no piece
+    // covers without playing them; these positions (full hands, many drops, lines opened
+    // through the mover's square) are where that could go wrong. Random walks of checks and
+    // replies from each classic.
+    use hayate::mate::{mate_in_one, mate_in_one_by_brute_force};
+    let text = include_str!("data/tsume_classics.tsv");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+    let (mut positions, mut mates) = (0, 0);
+    let mut list = MoveList::new();
+    for row in rows(text) {
+        for _ in 0..4 {
+            let mut p = Position::from_sfen(row[1]).unwrap();
+            for ply in 0..12 {
+                if ply % 2 == 0 {
+                    let fast = mate_in_one(&mut p);
+                    let slow = mate_in_one_by_brute_force(&mut p);
+                    assert_eq!(fast.is_some(), slow.is_some(), "{}", p.to_sfen());
+                    if let Some(m) = fast {
+                        assert!(verify_mate_line(&p, &[m]).is_ok(), "{m} in {}", p.to_sfen());
+                        mates += 1;
+                    }
+                    positions += 1;
+                }
+                list.clear();
+                if ply % 2 == 0 {
+                    generate_checks(&p, &mut list);
+                } else {
+                    generate_legal(&p, &mut list);
+                }
+                if list.is_empty() {
+                    break;
+                }
+                let m = list[rng.gen_range(0..list.len())];
+                p.do_move(m);
+            }
+        }
+    }
+    assert!(
+        positions > 2000 && mates > 100,
+        "{positions} positions, {mates} mates"
+    );
+}

@@ -88,6 +88,13 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     let occ = pos.occupied();
     let empty = !occ;
     let hand = pos.hand(us);
+    // The king's flights that none of our pieces attacks now (seen through the king's own
+    // square, as the evasion test sees them). A drop only adds its own attacks and blocks
+    // lines, so a flight it leaves unattacked is an escape: such a drop is passed over
+    // without being played (the answer is the same).
+    let occ_without_king = occ.without(ek);
+    let flights = attacks::king_attacks(ek).and_not(pos.pieces_of(them));
+    let open = flights.and_not(pos.attacked_near(us, ek, flights, occ_without_king));
     // Drops: the kind, seen from the king, attacks the square exactly when the square would
     // attack the king (attacks are symmetric once the colour is turned).
     for pt in PieceType::HAND {
@@ -96,6 +103,10 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
         }
         for to in attacks::attacks(them, pt, ek, occ) & empty {
             let m = Move::drop(pt, to);
+            let covered = attacks::attacks(us, pt, to, occ_without_king.with(to));
+            if open.without(to).and_not(covered).is_nonempty() {
+                continue;
+            }
             if pos.is_legal(m) && mates(pos, m) {
                 return Some(m);
             }
@@ -108,12 +119,22 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
         | attacks::bishop_attacks(ek, occ);
     let shields = pos.blockers(them) & pos.pieces_of(us);
     let zone = Bitboard::promotion_zone(us);
+    let sliders = pos.pieces_of(us)
+        & (pos.pieces(us, PieceType::Lance) | pos.bishops_horses() | pos.rooks_dragons());
     for from in pos.pieces_of(us) {
         let Some(piece) = pos.piece_on(from) else {
             continue;
         };
         let pt = piece.piece_type();
         let reach = attacks::attacks(us, pt, from, occ).and_not(pos.pieces_of(us));
+        // Leaving `from` can let a slider of ours through: a flight on a line through `from`
+        // may be attacked after the move, so those lines are counted as covered.
+        let through = if (pos.attackers_to(us, from, occ_without_king) & sliders).is_nonempty() {
+            let after = occ_without_king.without(from);
+            attacks::rook_attacks(from, after) | attacks::bishop_attacks(from, after)
+        } else {
+            Bitboard::EMPTY
+        };
         let targets = if shields.contains(from) {
             reach
         } else {
@@ -129,6 +150,14 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
                     continue;
                 }
                 let m = Move::normal(from, to, promote);
+                // As for drops: a flight that neither the moved piece nor a line opened
+                // through `from` covers is an escape.
+                let moved = if promote { pt.promote() } else { pt };
+                let after = occ_without_king.without(from).with(to);
+                let covered = attacks::attacks(us, moved, to, after) | through;
+                if open.without(to).and_not(covered).is_nonempty() {
+                    continue;
+                }
                 if pos.gives_check(m) && pos.is_legal(m) && mates(pos, m) {
                     return Some(m);
                 }
