@@ -1707,6 +1707,11 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
         best_share: 0,
     };
     let mut best_value = INF + 1;
+    // The tie-break number of the best child so far (of the first child before there is one,
+    // which any child's number beats).
+    let mut best_tie = children
+        .first()
+        .map_or(INF, |b| if or_node { b.dn } else { b.pn });
     // Drops of a lance, bishop or rook on one line are much the same check whatever the
     // distance: their disproof numbers count as their largest, not their sum, or the attacker
     // would seem to have that many independent tries.
@@ -1733,12 +1738,10 @@ fn summarise(children: &[Child], or_node: bool) -> Summary {
             }
         }
         let (value, tie) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
-        let best_tie = children
-            .get(s.best)
-            .map_or(INF, |b| if or_node { b.dn } else { b.pn });
         if value < best_value || (value == best_value && tie < best_tie) {
             s.second = best_value.min(INF);
             best_value = value;
+            best_tie = tie;
             s.best = i;
         } else if value < s.second {
             s.second = value;
