@@ -517,12 +517,8 @@ fn generate<const G: u8>(pos: &Position, list: &mut MoveList, checks: &CheckTarg
         if G == CHECKS {
             candidates = checks.of_move(PieceType::King, k, candidates);
         }
-        let mut safe = Bitboard::EMPTY;
-        for to in candidates {
-            if !pos.is_attacked(them, to, occ_without_king) {
-                safe = safe.with(to);
-            }
-        }
+        // The attacked squares found piece by piece, as for the count of a king's flights.
+        let safe = candidates.and_not(pos.attacked_near(them, k, candidates, occ_without_king));
         out.push_all(PieceType::King, k, safe, false);
     }
 

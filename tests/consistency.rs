@@ -225,12 +225,21 @@ fn the_checks_found_from_the_move_are_every_attacker_of_the_king() {
 }
 
 #[test]
-fn the_squares_attacked_near_a_king_are_those_attacked_one_by_one() {
+fn attacks_found_together_are_those_found_one_by_one() {
     for p in random_positions(300, 11) {
         for by in hayate::Color::ALL {
             let Some(k) = p.king_square(!by) else {
                 continue;
             };
+            for sq in hayate::attacks::king_attacks(k).with(k) {
+                let occ = p.occupied();
+                assert_eq!(
+                    p.attackers_to_either(sq, occ),
+                    p.attackers_to(by, sq, occ) | p.attackers_to(!by, sq, occ),
+                    "{}",
+                    p.to_sfen()
+                );
+            }
             let around = hayate::attacks::king_attacks(k);
             for occ in [p.occupied(), p.occupied().without(k)] {
                 let one_by_one = around

@@ -1931,8 +1931,9 @@ fn is_far_block(m: Move, near: Bitboard, checker: Option<Square>) -> bool {
 fn dfpn_plus_extra(pos: &Position, to: Square) -> u32 {
     let defender = pos.side_to_move();
     let occ = pos.occupied();
-    let cover = pos.attackers_to(defender, to, occ).count();
-    let support = pos.attackers_to(!defender, to, occ).count() + 1;
+    let attackers = pos.attackers_to_either(to, occ);
+    let cover = (attackers & pos.pieces_of(defender)).count();
+    let support = (attackers & pos.pieces_of(!defender)).count() + 1;
     let took_gold_or_silver = matches!(
         pos.captured_piece().map(|p| p.piece_type().unpromote()),
         Some(PieceType::Gold | PieceType::Silver)

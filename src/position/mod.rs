@@ -304,6 +304,26 @@ impl Position {
         targets & attacked
     }
 
+    /// The pieces of both sides that attack `sq`: [`Position::attackers_to`] for each colour,
+    /// with the sliding lookups made once.
+    pub fn attackers_to_either(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let t = &self.by_type;
+        let steppers_of = |c: Color| {
+            let them = !c;
+            ((attacks::pawn_attacks(them, sq) & t[PieceType::Pawn.index()])
+                | (attacks::knight_attacks(them, sq) & t[PieceType::Knight.index()])
+                | (attacks::silver_attacks(them, sq) & t[PieceType::Silver.index()])
+                | (attacks::gold_attacks(them, sq) & self.golds())
+                | (attacks::lance_attacks(them, sq, occ) & t[PieceType::Lance.index()]))
+                & self.by_color[c.index()]
+        };
+        steppers_of(Color::Black)
+            | steppers_of(Color::White)
+            | (attacks::king_attacks(sq) & self.king_steppers())
+            | (attacks::bishop_attacks(sq, occ) & self.bishops_horses())
+            | (attacks::rook_attacks(sq, occ) & self.rooks_dragons())
+    }
+
     #[inline]
     pub fn is_attacked(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
         let them = !by;
