@@ -280,7 +280,7 @@ impl Position {
     /// The squares of `targets`, all next to `centre`, that `by` attacks given the occupancy
     /// `occ`: [`Position::is_attacked`] for each, found piece by piece, since the pieces that
     /// can reach a king's flight squares are few (the sliders, and the steppers within a
-    /// knight's jump of them).
+    /// knight's jump of those squares).
     #[inline]
     pub fn attacked_near(
         &self,
@@ -289,6 +289,7 @@ impl Position {
         targets: Bitboard,
         occ: Bitboard,
     ) -> Bitboard {
+        debug_assert!(targets.and_not(attacks::king_attacks(centre)).is_empty());
         let sliders =
             self.by_type[PieceType::Lance.index()] | self.bishops_horses() | self.rooks_dragons();
         let from = self.by_color[by.index()] & (attacks::near_box(centre) | sliders);
@@ -367,7 +368,6 @@ impl Position {
         blockers
     }
 
-    /// Recomputes checkers and blockers after the board changed.
     /// [`Position::update_check_info`] after the move `m` of the side that just moved. Its
     /// checks are found from the move alone: before it, the side now to move was not in check
     /// (a position with the side not to move in check is refused), so a check comes from the
@@ -411,6 +411,7 @@ impl Position {
         self.st.checkers = checkers;
     }
 
+    /// Recomputes checkers and blockers after the board changed.
     fn update_check_info(&mut self) {
         let us = self.side;
         self.st.checkers = match self.kings[us.index()] {
