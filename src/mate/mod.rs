@@ -207,42 +207,90 @@ mod tests {
         assert_eq!(mate_in_one(&mut q), None);
     }
 
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Walks `plies` random moves from `start`, holding [`mate_in_one`] to the brute force at
+    /// each position where it is asked; in a tsume walk (`tsume`) the moves alternate between
+    /// the attacker's checks, where it is asked, and the defender's replies. Counts the
+    /// positions asked and the mates found into `counts`.
+    fn compare_along_walk(
+        start: &str,
+        plies: usize,
+        tsume: bool,
+        rng: &mut StdRng,
+        counts: &mut (u32, u32),
+    ) {
+        let mut pos = Position::from_sfen(start).unwrap();
+        let mut list = MoveList::new();
+        for ply in 0..plies {
+            let attacking = ply % 2 == 0;
+            if !tsume || attacking {
+                let fast = mate_in_one(&mut pos);
+                let slow = mate_in_one_by_brute_force(&mut pos);
+                assert_eq!(fast.is_some(), slow.is_some(), "{}", pos.to_sfen());
+                if let Some(m) = fast {
+                    assert!(pos.is_legal(m) && mates(&mut pos, m), "{}", pos.to_sfen());
+                    counts.1 += 1;
+                }
+                counts.0 += 1;
+            }
+            list.clear();
+            if tsume && attacking {
+                generate_checks(&pos, &mut list);
+            } else {
+                generate_legal(&pos, &mut list);
+            }
+            if list.is_empty() {
+                break;
+            }
+            let m = list[rng.gen_range(0..list.len())];
+            pos.do_move(m);
+        }
+    }
+
     #[test]
     fn agrees_with_brute_force_on_random_games() {
-        use rand::rngs::StdRng;
-        use rand::{Rng, SeedableRng};
         let mut rng = StdRng::seed_from_u64(11);
-        let mut list = MoveList::new();
-        let (mut positions, mut mates_found) = (0, 0);
+        let mut counts = (0, 0);
         for start in [
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
             "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
             "ln1g5/1r2S1k2/p2pppn2/2ps2p2/1p7/2P6/PPSPPPPLP/2G2K1pr/LN4G1b w BGSLPnp 62",
         ] {
             for _ in 0..60 {
-                let mut pos = Position::from_sfen(start).unwrap();
-                for _ in 0..120 {
-                    let fast = mate_in_one(&mut pos);
-                    let slow = mate_in_one_by_brute_force(&mut pos);
-                    assert_eq!(fast.is_some(), slow.is_some(), "{}", pos.to_sfen());
-                    if let Some(m) = fast {
-                        assert!(pos.is_legal(m) && mates(&mut pos, m), "{}", pos.to_sfen());
-                        mates_found += 1;
-                    }
-                    positions += 1;
-                    list.clear();
-                    generate_legal(&pos, &mut list);
-                    if list.is_empty() {
-                        break;
-                    }
-                    let m = list[rng.gen_range(0..list.len())];
-                    pos.do_move(m);
-                }
+                compare_along_walk(start, 120, false, &mut rng, &mut counts);
             }
         }
+        let (positions, mates_found) = counts;
         assert!(
             positions > 10_000 && mates_found > 50,
             "{positions} {mates_found}"
+        );
+    }
+
+    #[test]
+    fn agrees_with_brute_force_on_walks_through_the_classics() {
+        // The search passes over the checks that leave the king a flight no piece covers
+        // without playing them; these positions (full hands, many drops, lines opened
+        // through the mover's square) are where that could go wrong. Random walks of checks
+        // and replies from each classic.
+        let text = include_str!("../../tests/data/tsume_classics.tsv");
+        let mut rng = StdRng::seed_from_u64(12);
+        let mut counts = (0, 0);
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let sfen = line.split('\t').nth(1).unwrap();
+            for _ in 0..4 {
+                compare_along_walk(sfen, 12, true, &mut rng, &mut counts);
+            }
+        }
+        let (positions, mates_found) = counts;
+        assert!(
+            positions > 2000 && mates_found > 100,
+            "{positions} positions, {mates_found} mates"
         );
     }
 }
