@@ -290,17 +290,35 @@ impl Position {
         occ: Bitboard,
     ) -> Bitboard {
         debug_assert!(targets.and_not(attacks::king_attacks(centre)).is_empty());
-        let sliders =
-            self.by_type[PieceType::Lance.index()] | self.bishops_horses() | self.rooks_dragons();
-        let from = self.by_color[by.index()] & (attacks::near_box(centre) | sliders);
-        let mut attacked = Bitboard::EMPTY;
-        for sq in from {
-            if let Some(p) = self.board[sq.index()] {
-                attacked |= attacks::attacks(by, p.piece_type(), sq, occ);
-                if targets.and_not(attacked).is_empty() {
-                    break;
-                }
-            }
+        let own = self.by_color[by.index()];
+        let near = own & attacks::near_box(centre);
+        let t = &self.by_type;
+        // The steppers kind by kind, so no piece's kind need be looked up. A pawn never stands
+        // on its last rank, so one shift moves them all a square forward.
+        let mut attacked = (t[PieceType::Pawn.index()] & near).forward(by);
+        for sq in self.golds() & near {
+            attacked |= attacks::gold_attacks(by, sq);
+        }
+        for sq in t[PieceType::Silver.index()] & near {
+            attacked |= attacks::silver_attacks(by, sq);
+        }
+        for sq in self.king_steppers() & near {
+            attacked |= attacks::king_attacks(sq);
+        }
+        for sq in t[PieceType::Knight.index()] & near {
+            attacked |= attacks::knight_attacks(by, sq);
+        }
+        if targets.and_not(attacked).is_empty() {
+            return targets;
+        }
+        for sq in t[PieceType::Lance.index()] & own {
+            attacked |= attacks::lance_attacks(by, sq, occ);
+        }
+        for sq in self.bishops_horses() & own {
+            attacked |= attacks::bishop_attacks(sq, occ);
+        }
+        for sq in self.rooks_dragons() & own {
+            attacked |= attacks::rook_attacks(sq, occ);
         }
         targets & attacked
     }
