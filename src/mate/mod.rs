@@ -119,29 +119,32 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
         | attacks::bishop_attacks(ek, occ);
     let shields = pos.blockers(them) & pos.pieces_of(us);
     let zone = Bitboard::promotion_zone(us);
-    let lances = pos.pieces(us, PieceType::Lance);
-    let sliders = pos.pieces_of(us) & (lances | pos.bishops_horses() | pos.rooks_dragons());
+    let rook_lines = pos.pieces(us, PieceType::Lance) | pos.rooks_dragons();
     for from in pos.pieces_of(us) {
         let Some(piece) = pos.piece_on(from) else {
             continue;
         };
         let pt = piece.piece_type();
         let reach = attacks::attacks(us, pt, from, occ).and_not(pos.pieces_of(us));
-        // Leaving `from` can let a slider of ours through: when one stands on a line through
-        // `from` (blocked or not), a flight on such a line may be attacked after the move, so
-        // those lines are counted as covered.
-        let behind = (attacks::rook_step_ray(from) & (lances | pos.rooks_dragons()))
-            | (attacks::bishop_step_ray(from) & pos.bishops_horses());
-        let through = if (behind & sliders).is_nonempty() {
-            let after = occ_without_king.without(from);
-            attacks::rook_attacks(from, after) | attacks::bishop_attacks(from, after)
-        } else {
-            Bitboard::EMPTY
-        };
         let targets = if shields.contains(from) {
             reach
         } else {
             reach & near
+        };
+        if targets.is_empty() {
+            continue;
+        }
+        // Leaving `from` can let a slider of ours through: when one stands on a line through
+        // `from` (blocked or not), a flight on such a line may be attacked after the move, so
+        // those lines are counted as covered.
+        let behind = ((attacks::rook_step_ray(from) & rook_lines)
+            | (attacks::bishop_step_ray(from) & pos.bishops_horses()))
+            & pos.pieces_of(us);
+        let through = if behind.is_nonempty() {
+            let after = occ_without_king.without(from);
+            attacks::rook_attacks(from, after) | attacks::bishop_attacks(from, after)
+        } else {
+            Bitboard::EMPTY
         };
         for to in targets {
             let can_promote = pt.can_promote() && (zone.contains(from) || zone.contains(to));

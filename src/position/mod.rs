@@ -396,12 +396,7 @@ impl Position {
         let them = self.side;
         let us = !them;
         let blockers_before = self.st.blockers[them.index()];
-        for c in Color::ALL {
-            self.st.blockers[c.index()] = match self.kings[c.index()] {
-                Some(k) => self.slider_blockers(c, k),
-                None => Bitboard::EMPTY,
-            };
-        }
+        self.update_blockers();
         let Some(k) = self.kings[them.index()] else {
             self.st.checkers = Bitboard::EMPTY;
             return;
@@ -414,12 +409,13 @@ impl Position {
                 checkers = checkers.with(to);
             }
         }
-        if !m.is_drop()
-            && blockers_before.contains(m.from())
-            && !attacks::line(k, m.from()).contains(to)
-        {
+        let line = if m.is_drop() {
+            Bitboard::EMPTY
+        } else {
+            attacks::line(k, m.from())
+        };
+        if !m.is_drop() && blockers_before.contains(m.from()) && !line.contains(to) {
             let own = self.by_color[us.index()];
-            let line = attacks::line(k, m.from());
             let sliders = (attacks::rook_attacks(k, occ) & self.rooks_dragons())
                 | (attacks::bishop_attacks(k, occ) & self.bishops_horses())
                 | (attacks::lance_attacks(them, k, occ) & self.by_type[PieceType::Lance.index()]);
@@ -436,6 +432,11 @@ impl Position {
             Some(k) => self.attackers_to(!us, k, self.occupied()),
             None => Bitboard::EMPTY,
         };
+        self.update_blockers();
+    }
+
+    /// Recomputes both kings' blockers (see [`StateInfo::blockers`]).
+    fn update_blockers(&mut self) {
         for c in Color::ALL {
             self.st.blockers[c.index()] = match self.kings[c.index()] {
                 Some(k) => self.slider_blockers(c, k),
