@@ -267,6 +267,77 @@ static FORWARD: [[Bitboard; 81]; 2] = {
     t
 };
 
+/// `CHECK_SOURCES[color][king][i]`: the squares from which a piece of `color` and kind lance,
+/// knight, silver or gold (`i` 0 to 3; the gold stands for every kind that moves as one) can move, on an empty
+/// board, to a square where it, or its promoted kind, attacks `king`. Lances slide, so an empty
+/// board gives a superset; the others step, and the set is exact but for the board's pieces.
+static CHECK_SOURCES: [[[Bitboard; 4]; 81]; 2] = {
+    let mut t = [[[Bitboard::EMPTY; 4]; 81]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let color = if c == 0 { Color::Black } else { Color::White };
+        let knight = step_table(&KNIGHT_DIRS, color);
+        let silver = step_table(&SILVER_DIRS, color);
+        let gold = step_table(&GOLD_DIRS, color);
+        let dir = if c == 0 { (0, -1) } else { (0, 1) };
+        let mut king = 0;
+        while king < 81 {
+            let k = 1u128 << king;
+            let mut from = 0;
+            while from < 81 {
+                let f = Square::from_index_unchecked(from as u8);
+                let lance = ray_attacks(f, Bitboard::EMPTY, &[dir]);
+                let steps = [lance, knight[from], silver[from], gold[from]];
+                let mut i = 0;
+                while i < 4 {
+                    let mut targets = steps[i].0;
+                    while targets != 0 {
+                        let to = targets.trailing_zeros() as usize;
+                        targets &= targets - 1;
+                        let from_to = Square::from_index_unchecked(to as u8);
+                        let own = match i {
+                            0 => ray_attacks(from_to, Bitboard::EMPTY, &[dir]).0,
+                            1 => knight[to].0,
+                            2 => silver[to].0,
+                            _ => gold[to].0,
+                        };
+                        // Every kind here promotes to one that moves as a gold, or is one.
+                        if (own | gold[to].0) & k != 0 {
+                            t[c][king][i].0 |= 1 << from;
+                        }
+                    }
+                    i += 1;
+                }
+                from += 1;
+            }
+            king += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// The squares from which a piece of `color` and kind `pt` may give a direct check to a king
+/// on `king` with one move (promoting or not), ignoring the other pieces on the board: for
+/// the check generator, which need not look at a stepping piece standing anywhere else. Every
+/// square for the kinds it does not narrow (pawns, which move in bulk, the sliders and the
+/// king).
+#[inline(always)]
+pub fn check_sources(color: Color, pt: PieceType, king: Square) -> Bitboard {
+    let i = match pt {
+        PieceType::Lance => 0,
+        PieceType::Knight => 1,
+        PieceType::Silver => 2,
+        PieceType::Gold
+        | PieceType::ProPawn
+        | PieceType::ProLance
+        | PieceType::ProKnight
+        | PieceType::ProSilver => 3,
+        _ => return Bitboard::ALL,
+    };
+    CHECK_SOURCES[color.index()][king.index()][i]
+}
+
 /// `BETWEEN[a][b]`: the squares strictly between two squares on one line, else empty.
 /// `LINE[a][b]`: the whole line through both, else empty.
 static BETWEEN_AND_LINE: [[[Bitboard; 81]; 81]; 2] = {

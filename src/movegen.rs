@@ -289,19 +289,28 @@ impl EvasionCount {
 /// square by square from the few squares that answer a check (the king's, the checker's and
 /// those between), not piece by piece. The side to move must be in check.
 pub fn count_evasions(pos: &Position) -> EvasionCount {
-    evasions_counted::<false>(pos)
+    evasions_counted::<false, true>(pos)
 }
 
 /// Whether the side to move, in check, has a legal reply: [`count_evasions`] stopped at the
 /// first reply found. Most checks a mate-in-one search tries leave the king a square, found
 /// before the captures, interpositions and drops are counted.
 pub fn has_evasion(pos: &Position) -> bool {
-    evasions_counted::<true>(pos).total() > 0
+    evasions_counted::<true, true>(pos).total() > 0
 }
 
-/// [`count_evasions`], or with `ANY` only as far as the first reply.
+/// Whether the side to move, in check, has a reply that is not a drop: a king's step, a
+/// capture of the checker or an interposition by a piece on the board. In a tsume problem only
+/// a drop may be a useless interposition (`mate::muda`), so a check that leaves such a reply
+/// is no mate under the convention either.
+pub fn has_board_evasion(pos: &Position) -> bool {
+    evasions_counted::<true, false>(pos).board_moves > 0
+}
+
+/// [`count_evasions`], or with `ANY` only as far as the first reply, and with `DROPS` the
+/// interpositions from the hand too.
 #[inline(always)]
-fn evasions_counted<const ANY: bool>(pos: &Position) -> EvasionCount {
+fn evasions_counted<const ANY: bool, const DROPS: bool>(pos: &Position) -> EvasionCount {
     debug_assert!(pos.in_check());
     let us = pos.side_to_move();
     let them = !us;
@@ -363,7 +372,7 @@ fn evasions_counted<const ANY: bool>(pos: &Position) -> EvasionCount {
         }
     }
     let hand = pos.hand(us);
-    if block.is_empty() || hand.is_empty() {
+    if !DROPS || block.is_empty() || hand.is_empty() {
         return count;
     }
     // Drops between: no dead drops (a pawn or lance on the last rank, a knight on the last
@@ -561,6 +570,12 @@ fn generate<const G: u8>(pos: &Position, list: &mut MoveList, checks: &CheckTarg
     }
 
     let mut moves_of = |pt: PieceType, pieces: Bitboard| {
+        // A stepping piece too far from the enemy king checks only by uncovering a slider.
+        let pieces = if G == CHECKS {
+            pieces & (attacks::check_sources(us, pt, checks.king) | checks.shields)
+        } else {
+            pieces
+        };
         piece_moves(pos, &mut out, pt, pieces, board_target, pinned, king);
     };
     // One call per kind rather than a loop over kinds: with the kind a constant at each call,

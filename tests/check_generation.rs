@@ -6,14 +6,15 @@
 //! random games with both kings (some in check), and on random placements of every piece.
 //! Wherever the side to move is in check, the evasion counter (`count_evasions`, which the
 //! solver uses for a check's first proof number) is held to the listed evasions the same way,
-//! and so is the test for any reply (`has_evasion`, which stops at the first), mates included.
+//! and so is the test for any reply (`has_evasion`, which stops at the first), mates included,
+//! and so is the test for a reply on the board (`has_board_evasion`).
 
 mod common;
 
 use hayate::bitboard::Bitboard;
 use hayate::movegen::{
-    count_evasions, generate_checks, generate_checks_by_filter, generate_legal, has_evasion,
-    MoveList,
+    count_evasions, generate_checks, generate_checks_by_filter, generate_legal, has_board_evasion,
+    has_evasion, MoveList,
 };
 use hayate::types::Move;
 use hayate::Position;
@@ -73,6 +74,12 @@ fn compare_evasions(p: &Position, seen: &mut Seen) {
         p.to_sfen()
     );
     assert_eq!(has_evasion(p), !moves.is_empty(), "{}", p.to_sfen());
+    assert_eq!(
+        has_board_evasion(p),
+        moves.len() > drops.len(),
+        "{}",
+        p.to_sfen()
+    );
     seen.mated += moves.is_empty() as usize;
     seen.evasion_positions += 1;
     seen.evasion_drops += drops.len();

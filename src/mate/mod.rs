@@ -55,7 +55,7 @@ use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::movegen::{generate_checks, generate_legal, has_evasion, MoveList};
 use crate::position::Position;
-use crate::types::{Move, PieceType};
+use crate::types::{Color, Move, PieceType, Square};
 
 /// The moves of a turn in a mate search, into `list`: the attacker's checks at an attacker
 /// turn (`attacking`), every legal move at the defender's.
@@ -88,13 +88,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     let occ = pos.occupied();
     let empty = !occ;
     let hand = pos.hand(us);
-    // The king's flights that none of our pieces attacks now (seen through the king's own
-    // square, as the evasion test sees them). A drop only adds its own attacks and blocks
-    // lines, so a flight it leaves unattacked is an escape: such a drop is passed over
-    // without being played (the answer is the same).
-    let occ_without_king = occ.without(ek);
-    let flights = attacks::king_attacks(ek).and_not(pos.pieces_of(them));
-    let open = flights.and_not(pos.attacked_near(us, ek, flights, occ_without_king));
+    let flights = Flights::new(pos, ek);
     // Drops: the kind, seen from the king, attacks the square exactly when the square would
     // attack the king (attacks are symmetric once the colour is turned).
     for pt in PieceType::HAND {
@@ -103,8 +97,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
         }
         for to in attacks::attacks(them, pt, ek, occ) & empty {
             let m = Move::drop(pt, to);
-            let covered = attacks::attacks(us, pt, to, occ_without_king.with(to));
-            if open.without(to).and_not(covered).is_nonempty() {
+            if flights.escape(us, pt, to, None, Bitboard::EMPTY) {
                 continue;
             }
             if pos.is_legal(m) && mates(pos, m) {
@@ -119,7 +112,6 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
         | attacks::bishop_attacks(ek, occ);
     let shields = pos.blockers(them) & pos.pieces_of(us);
     let zone = Bitboard::promotion_zone(us);
-    let rook_lines = pos.pieces(us, PieceType::Lance) | pos.rooks_dragons();
     for from in pos.pieces_of(us) {
         let Some(piece) = pos.piece_on(from) else {
             continue;
@@ -134,18 +126,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
         if targets.is_empty() {
             continue;
         }
-        // Leaving `from` can let a slider of ours through: when one stands on a line through
-        // `from` (blocked or not), a flight on such a line may be attacked after the move, so
-        // those lines are counted as covered.
-        let behind = ((attacks::rook_step_ray(from) & rook_lines)
-            | (attacks::bishop_step_ray(from) & pos.bishops_horses()))
-            & pos.pieces_of(us);
-        let through = if behind.is_nonempty() {
-            let after = occ_without_king.without(from);
-            attacks::rook_attacks(from, after) | attacks::bishop_attacks(from, after)
-        } else {
-            Bitboard::EMPTY
-        };
+        let through = flights.through(from);
         for to in targets {
             let can_promote = pt.can_promote() && (zone.contains(from) || zone.contains(to));
             for promote in [true, false] {
@@ -156,12 +137,8 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
                     continue;
                 }
                 let m = Move::normal(from, to, promote);
-                // As for drops: a flight that neither the moved piece nor a line opened
-                // through `from` covers is an escape.
                 let moved = if promote { pt.promote() } else { pt };
-                let after = occ_without_king.without(from).with(to);
-                let covered = attacks::attacks(us, moved, to, after) | through;
-                if open.without(to).and_not(covered).is_nonempty() {
+                if flights.escape(us, moved, to, Some(from), through) {
                     continue;
                 }
                 if pos.gives_check(m) && pos.is_legal(m) && mates(pos, m) {
@@ -171,6 +148,90 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
         }
     }
     None
+}
+
+/// The enemy king's flights that none of our pieces attacks now (seen through the king's own
+/// square, as the evasion test sees them), for passing over a check that leaves one of them
+/// open without playing it. A move only adds the attacks of the piece on its new square and
+/// the lines it opens through the square it leaves, so a flight that neither covers is an
+/// escape after it: the move is no mate, and under the tsume convention none either (a king's
+/// step is never a useless interposition).
+pub(crate) struct Flights {
+    open: Bitboard,
+    occ_without_king: Bitboard,
+    /// Our sliders by the lines they move on: lances, rooks and dragons; bishops and horses.
+    rook_lines: Bitboard,
+    bishop_lines: Bitboard,
+}
+
+impl Flights {
+    /// The flights of the enemy king on `ek` (the side to move's opponent's).
+    pub(crate) fn new(pos: &Position, ek: Square) -> Flights {
+        let us = pos.side_to_move();
+        let them = !us;
+        let occ_without_king = pos.occupied().without(ek);
+        let flights = attacks::king_attacks(ek).and_not(pos.pieces_of(them));
+        let open = flights.and_not(pos.attacked_near(us, ek, flights, occ_without_king));
+        let own = pos.pieces_of(us);
+        Flights {
+            open,
+            occ_without_king,
+            rook_lines: (pos.pieces(us, PieceType::Lance) | pos.rooks_dragons()) & own,
+            bishop_lines: pos.bishops_horses() & own,
+        }
+    }
+
+    /// The squares a slider of ours may reach through `from` once the piece there has left:
+    /// when one stands on a line through `from` (blocked or not), every square on those lines
+    /// counts as covered. A superset, so it only lets more moves through to be played.
+    pub(crate) fn through(&self, from: Square) -> Bitboard {
+        let behind = (attacks::rook_step_ray(from) & self.rook_lines)
+            | (attacks::bishop_step_ray(from) & self.bishop_lines);
+        if behind.is_empty() {
+            return Bitboard::EMPTY;
+        }
+        let after = self.occ_without_king.without(from);
+        attacks::rook_attacks(from, after) | attacks::bishop_attacks(from, after)
+    }
+
+    /// Whether a piece of ours of kind `moved` (after the move) arriving on `to` (from `from`,
+    /// or dropped when `None`) leaves the king an open flight, `through` being
+    /// [`Flights::through`] of `from` (empty for a drop).
+    #[inline(always)]
+    pub(crate) fn escape(
+        &self,
+        us: Color,
+        moved: PieceType,
+        to: Square,
+        from: Option<Square>,
+        through: Bitboard,
+    ) -> bool {
+        let open = self.open.without(to);
+        if open.is_empty() {
+            return false;
+        }
+        let mut after = self.occ_without_king.with(to);
+        if let Some(f) = from {
+            after = after.without(f);
+        }
+        open.and_not(attacks::attacks(us, moved, to, after) | through)
+            .is_nonempty()
+    }
+
+    /// [`Flights::escape`] for the move `m` of the side to move in `pos`.
+    pub(crate) fn escape_after(&self, pos: &Position, m: Move) -> bool {
+        let us = pos.side_to_move();
+        if m.is_drop() {
+            return self.escape(us, m.dropped(), m.to(), None, Bitboard::EMPTY);
+        }
+        let from = m.from();
+        let Some(piece) = pos.piece_on(from) else {
+            return false;
+        };
+        let pt = piece.piece_type();
+        let moved = if m.is_promotion() { pt.promote() } else { pt };
+        self.escape(us, moved, m.to(), Some(from), self.through(from))
+    }
 }
 
 /// Whether the legal move `m` leaves the opponent in check without a reply.
@@ -214,15 +275,16 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     /// Walks `plies` random moves from `start`, holding [`mate_in_one`] to the brute force at
-    /// each position where it is asked; in a tsume walk (`tsume`) the moves alternate between
-    /// the attacker's checks, where it is asked, and the defender's replies. Counts the
-    /// positions asked and the mates found into `counts`.
+    /// each position where it is asked, and [`Flights`] to the king's steps; in a tsume walk
+    /// (`tsume`) the moves alternate between the attacker's checks, where it is asked, and the
+    /// defender's replies. Counts the positions asked, the mates found and the checks the
+    /// flights pass over into `counts`.
     fn compare_along_walk(
         start: &str,
         plies: usize,
         tsume: bool,
         rng: &mut StdRng,
-        counts: &mut (u32, u32),
+        counts: &mut (u32, u32, u32),
     ) {
         let mut pos = Position::from_sfen(start).unwrap();
         let mut list = MoveList::new();
@@ -237,6 +299,7 @@ mod tests {
                     counts.1 += 1;
                 }
                 counts.0 += 1;
+                counts.2 += flights_escape_only_where_the_king_steps_away(&mut pos);
             }
             list.clear();
             if tsume && attacking {
@@ -252,10 +315,36 @@ mod tests {
         }
     }
 
+    /// Holds [`Flights::escape_after`] to the moves: after every check it passes over, the
+    /// defender has a king's step. Returns how many it passed over.
+    fn flights_escape_only_where_the_king_steps_away(pos: &mut Position) -> u32 {
+        let Some(king) = pos.king_square(!pos.side_to_move()) else {
+            return 0;
+        };
+        let flights = Flights::new(pos, king);
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        let mut passed = 0;
+        let mut replies = MoveList::new();
+        for &m in checks.iter() {
+            if !flights.escape_after(pos, m) {
+                continue;
+            }
+            passed += 1;
+            pos.do_move(m);
+            replies.clear();
+            generate_legal(pos, &mut replies);
+            let steps = replies.iter().any(|r| !r.is_drop() && r.from() == king);
+            pos.undo_move(m);
+            assert!(steps, "{} {m}", pos.to_sfen());
+        }
+        passed
+    }
+
     #[test]
     fn agrees_with_brute_force_on_random_games() {
         let mut rng = StdRng::seed_from_u64(11);
-        let mut counts = (0, 0);
+        let mut counts = (0, 0, 0);
         for start in [
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
             "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
@@ -265,11 +354,12 @@ mod tests {
                 compare_along_walk(start, 120, false, &mut rng, &mut counts);
             }
         }
-        let (positions, mates_found) = counts;
+        let (positions, mates_found, escapes) = counts;
         assert!(
             positions > 10_000 && mates_found > 50,
             "{positions} {mates_found}"
         );
+        assert!(escapes > 10_000, "{escapes} checks passed over");
     }
 
     #[test]
@@ -280,7 +370,7 @@ mod tests {
         // and replies from each classic.
         let text = include_str!("../../tests/data/tsume_classics.tsv");
         let mut rng = StdRng::seed_from_u64(12);
-        let mut counts = (0, 0);
+        let mut counts = (0, 0, 0);
         for line in text
             .lines()
             .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -290,10 +380,11 @@ mod tests {
                 compare_along_walk(sfen, 12, true, &mut rng, &mut counts);
             }
         }
-        let (positions, mates_found) = counts;
+        let (positions, mates_found, escapes) = counts;
         assert!(
             positions > 2000 && mates_found > 100,
             "{positions} positions, {mates_found} mates"
         );
+        assert!(escapes > 5000, "{escapes} checks passed over");
     }
 }
