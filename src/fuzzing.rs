@@ -519,8 +519,8 @@ const LEGAL_PLIES: usize = 48;
 /// moves chosen by index from the legal list; at every position check that each generated move
 /// passes `is_legal`, gives check exactly when `gives_check` says, and is undone to the same
 /// position (key, SFEN); that the generators for captures, quiets and checks agree with the
-/// full list; and that arbitrary move values given to `is_legal` never panic and are accepted
-/// only when generated.
+/// full list (and, in check, whether a reply on the board is left); and that arbitrary move
+/// values given to `is_legal` never panic and are accepted only when generated.
 pub fn legal_moves(data: &[u8]) {
     let (mut pos, rest) = match data.iter().position(|&b| b == b'\n') {
         Some(i) if data.first() == Some(&b's') => match Position::from_sfen(&text(&data[1..i])) {
@@ -625,6 +625,13 @@ fn check_moves(pos: &mut Position, list: &MoveList) {
         .collect();
     giving.sort_unstable();
     assert_eq!(sorted(&checks), giving, "checks of {sfen}");
+    if pos.in_check() {
+        assert_eq!(
+            movegen::has_board_evasion(pos),
+            list.iter().any(|m| !m.is_drop()),
+            "has_board_evasion in {sfen}"
+        );
+    }
     if let Some(m) = mate::mate_in_one(pos) {
         assert!(list.contains(&m), "mate_in_one({m}) is not legal in {sfen}");
         pos.do_move(m);
