@@ -268,9 +268,10 @@ static FORWARD: [[Bitboard; 81]; 2] = {
 };
 
 /// `CHECK_SOURCES[color][king][i]`: the squares from which a piece of `color` and kind lance,
-/// knight, silver or gold (`i` 0 to 3; the gold stands for every kind that moves as one) can move, on an empty
-/// board, to a square where it, or its promoted kind, attacks `king`. Lances slide, so an empty
-/// board gives a superset; the others step, and the set is exact but for the board's pieces.
+/// knight, silver or gold (`i` 0 to 3; the gold stands for every kind that moves as one) can
+/// move, on an empty board, to a square where it, or its promoted kind, attacks `king`. Lances
+/// slide, so an empty board gives a superset; the others step, and the set is exact but for
+/// the board's pieces.
 static CHECK_SOURCES: [[[Bitboard; 4]; 81]; 2] = {
     let mut t = [[[Bitboard::EMPTY; 4]; 81]; 2];
     let mut c = 0;
@@ -294,9 +295,10 @@ static CHECK_SOURCES: [[[Bitboard; 4]; 81]; 2] = {
                     while targets != 0 {
                         let to = targets.trailing_zeros() as usize;
                         targets &= targets - 1;
-                        let from_to = Square::from_index_unchecked(to as u8);
+                        let to_square = Square::from_index_unchecked(to as u8);
+                        // What the piece attacks from `to` unpromoted.
                         let own = match i {
-                            0 => ray_attacks(from_to, Bitboard::EMPTY, &[dir]).0,
+                            0 => ray_attacks(to_square, Bitboard::EMPTY, &[dir]).0,
                             1 => knight[to].0,
                             2 => silver[to].0,
                             _ => gold[to].0,
@@ -328,11 +330,7 @@ pub fn check_sources(color: Color, pt: PieceType, king: Square) -> Bitboard {
         PieceType::Lance => 0,
         PieceType::Knight => 1,
         PieceType::Silver => 2,
-        PieceType::Gold
-        | PieceType::ProPawn
-        | PieceType::ProLance
-        | PieceType::ProKnight
-        | PieceType::ProSilver => 3,
+        _ if pt.moves_as_gold() => 3,
         _ => return Bitboard::ALL,
     };
     CHECK_SOURCES[color.index()][king.index()][i]
@@ -536,6 +534,16 @@ pub fn reference_attacks(color: Color, pt: PieceType, sq: Square, occ: Bitboard)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_kinds_that_move_as_a_gold_attack_as_one() {
+        for pt in PieceType::ALL {
+            let like_gold = Square::all().all(|sq| {
+                attacks(Color::Black, pt, sq, Bitboard::EMPTY) == gold_attacks(Color::Black, sq)
+            });
+            assert_eq!(pt.moves_as_gold(), like_gold, "{pt:?}");
+        }
+    }
     use rand::{Rng, SeedableRng};
 
     #[test]

@@ -93,6 +93,20 @@ impl PieceType {
         (self as u8) >= 9
     }
 
+    /// Whether pieces of this kind move as a gold: the gold and the promoted pawn, lance,
+    /// knight and silver.
+    #[inline(always)]
+    pub const fn moves_as_gold(self) -> bool {
+        matches!(
+            self,
+            PieceType::Gold
+                | PieceType::ProPawn
+                | PieceType::ProLance
+                | PieceType::ProKnight
+                | PieceType::ProSilver
+        )
+    }
+
     /// Whether pieces of this kind can be held in hand (and so dropped).
     #[inline(always)]
     pub const fn is_hand_type(self) -> bool {
