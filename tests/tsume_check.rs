@@ -760,6 +760,20 @@ fn the_distance_is_sought_from_the_solvers_line_not_its_deeper_proof() {
     assert_eq!(verify_tsume_line(&full(MUSO079), &r.main_line), Ok(()));
 }
 
+/// Sound, or found sound but for drops taken for defences that the checker proved neither
+/// useless interpositions nor defences (it does not call such a problem sound, and says why):
+/// the whole check done, and no flaw found.
+fn sound_but_for_unproven_drops(r: &Report) -> bool {
+    r.status == Status::Sound
+        || (r.status == Status::Unknown
+            && !r.incomplete
+            && r.cooks.is_empty()
+            && r.spare.is_empty()
+            && r.reason
+                .as_deref()
+                .is_some_and(|why| why.starts_with("sound if every")))
+}
+
 /// 将棋無双 33 (`muso033` in tests/data/tsume_classics.tsv): 25 plies, sound. At ply 11 the
 /// check ▲8三金 (the main line plays ▲6二角) takes df-pn about 1.1M nodes to refute.
 const MUSO033: &str = "2g1b4/l1p1ss3/kN1r1B3/3p+R4/p3P+p3/+lL1s5/9/9/1P7 b 3Gs3nl12p 1";
@@ -771,7 +785,7 @@ fn a_check_its_share_leaves_unsettled_gets_what_the_budget_has_left() {
     // rest is done. Before, the report stopped there, incomplete, with 1.47M nodes spent.
     let budget = 2_500_000;
     let r = check_problem(MUSO033, &limits(budget)).unwrap();
-    assert_eq!(r.status, Status::Sound, "{}", r.human(false));
+    assert!(sound_but_for_unproven_drops(&r), "{}", r.human(false));
     assert!(!r.incomplete);
     assert!(r.nodes <= budget);
     assert_eq!(r.length, Some(25));
@@ -792,7 +806,7 @@ fn a_deep_bound_whose_numbers_reach_the_cap_still_gets_its_answer() {
     // default; the check takes 2.87M nodes of it.
     let budget = 5_000_000;
     let r = check_problem(ZUKO043, &limits(budget)).unwrap();
-    assert_eq!(r.status, Status::Sound, "{}", r.human(false));
+    assert!(sound_but_for_unproven_drops(&r), "{}", r.human(false));
     assert!(r.nodes <= budget);
     assert_eq!(r.length, Some(85));
     assert_eq!(verify_tsume_line(&full(ZUKO043), &r.main_line), Ok(()));

@@ -5,9 +5,11 @@ reports and the published lengths.
 Not part of CI. It reads the JSON Lines of `hayate tsume check --batch FILE --json` and the
 recorded lengths (name<TAB>plies, `#` comments), and prints in Markdown:
 
-  - the count of each verdict, and how many rows got an exact length or only a bound;
-  - the exact lengths that differ from the published ones (longer, shorter), and the bounds
-    below or above them;
+  - the count of each verdict, and how many rows got an exact length (and how many of those
+    rest on proofs alone: `length_sure`) or only a bound;
+  - the exact lengths that differ from the published ones (longer, shorter; a `?` marks a length
+    that takes for defences drops proven neither useless nor not), and the bounds below or
+    above them;
   - why each flawed row is flawed: 駒余り with the pieces left, 余詰 with the plies of the
     attacker turns that have a second mating move (the minor flaws are counted, not listed);
   - the rows left without an exact length, and why (the report's reason).
@@ -69,8 +71,9 @@ def main():
     exact = [r for r in reports if r["length"] is not None]
     bounds = [r for r in reports if r["length"] is None and r["length_at_most"] is not None]
     print(f"{len(reports)} rows: " + ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())))
-    print(f"exact lengths {len(exact)}, upper bounds only {len(bounds)}, "
-          f"neither {len(reports) - len(exact) - len(bounds)}")
+    sure = sum(1 for r in exact if r.get("length_sure", True))
+    print(f"exact lengths {len(exact)} ({sure} resting on proofs alone), upper bounds only "
+          f"{len(bounds)}, neither {len(reports) - len(exact) - len(bounds)}")
     print()
 
     def compare(rows, field):
@@ -88,7 +91,9 @@ def main():
         return equal, longer, shorter, unpublished
 
     def listed(rows, field):
-        return ", ".join(f"{r['name']} {r[field]} ({published[r['name']]})" for r in rows)
+        def mark(r):
+            return "?" if field == "length" and not r.get("length_sure", True) else ""
+        return ", ".join(f"{r['name']} {r[field]}{mark(r)} ({published[r['name']]})" for r in rows)
 
     equal, longer, shorter, unpublished = compare(exact, "length")
     print(f"Exact lengths against the published ones: {len(equal)} equal, {len(longer)} longer, "

@@ -28,6 +28,12 @@
 //! defender's useless interpositions (無駄合, `muda.rs`) are no defence, so a defender turn whose
 //! other replies are all mated is mated; repetitions are not special (the bound ends every
 //! line, and a quickest mate never repeats a position).
+//!
+//! The oracle may prove a drop neither useless nor a defence. The search takes such a drop for
+//! a defence, and keeps beside each failure how far it reaches on proven defences alone
+//! (`Entry::sure_within`): an answer that only the unproven drops make says so
+//! ([`BoundedSearch::took_an_unproven_drop`]). Proofs need no such care: a proof that answers a
+//! drop that is useless after all is still a proof.
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -69,6 +75,12 @@ pub trait Oracle {
     fn exhausted(&self) -> bool {
         false
     }
+    /// Whether a drop that `is_useless` answered "no" for is proven a defence, not merely not
+    /// proven useless within the oracle's nodes for such a question. Only a proven defence may
+    /// make a sure disproof (see `Entry::sure_within`).
+    fn is_proven_defence(&mut self, _pos: &Position, _r: Move) -> bool {
+        true
+    }
     /// What an unbounded solver has settled of `pos`, whatever the path to it.
     fn known(&mut self, _pos: &Position) -> Option<Settled> {
         None
@@ -82,8 +94,16 @@ pub trait Oracle {
 struct Entry {
     /// The shortest proof found: a mate within this many plies (`NO_PROOF`: none).
     proof: u16,
-    /// No mate within `none_within - 1` plies (0: nothing known, `NEVER`: no mate at all).
+    /// No mate within `none_within - 1` plies (0: nothing known, `NEVER`: no mate at all),
+    /// taking every drop the oracle has not proven useless as a defence. This guides and ends
+    /// the search.
     none_within: u16,
+    /// The same, as far as it rests only on defences that are proven: on no drop the oracle
+    /// answered "not useless" for want of nodes (see [`Oracle::is_proven_defence`]). Never above
+    /// `none_within`. The answers the search gives its caller say whether they rest on this
+    /// alone: a drop that a longer proof would show useless is no defence, and a length that
+    /// counts it as one is too long (zuko047 was once given 29 plies where it has 27).
+    sure_within: u16,
 }
 
 impl Entry {
@@ -98,6 +118,7 @@ impl Default for Entry {
         Entry {
             proof: NO_PROOF,
             none_within: 0,
+            sure_within: 0,
         }
     }
 }
@@ -160,6 +181,27 @@ impl BoardHands {
     }
 }
 
+/// Whether a check mates at once (see [`BoundedSearch::mate_at_once`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AtOnce {
+    Mate,
+    NoMate,
+    /// No check mates at once unless a drop that the oracle could not settle is useless after
+    /// all: "no mate within one" is not sure.
+    NoMateUnlessADropIsUseless,
+}
+
+/// A defender turn that the attacker does not mate at once after every defence (see
+/// [`BoundedSearch::mated_at_once_after_each`]).
+struct Refuted {
+    /// How far the failure after the refuting defence reaches (as `none_within`).
+    none_within: u16,
+    /// How far it surely reaches, `None` when the defence is a drop not proven a defence.
+    sure_within: Option<u16>,
+    /// The refuting defence.
+    by: Move,
+}
+
 /// One child of a node, as the node sees it within its bound.
 #[derive(Clone, Copy)]
 struct Child {
@@ -172,6 +214,8 @@ struct Child {
     known: Entry,
     /// A drop that may be a useless interposition (asked when it would refute the check).
     may_be_useless: bool,
+    /// A drop asked about and not proven useless, nor proven a defence.
+    unproven: bool,
 }
 
 /// The depth-bounded search and its table.
@@ -187,6 +231,8 @@ pub struct BoundedSearch {
     /// (see `search`'s `killer`).
     refuted_by: Option<(u64, Move)>,
     check_counts: CheckCounts,
+    /// See [`BoundedSearch::took_an_unproven_drop`].
+    unproven_drop: bool,
 }
 
 /// The number of the attacker's checks in positions after a defence (a defence's first
@@ -242,12 +288,14 @@ impl BoundedSearch {
             aborted: false,
             refuted_by: None,
             check_counts: CheckCounts::default(),
+            unproven_drop: false,
         }
     }
 
     /// The exact number of plies to mate from `pos` (either side to move; at the defender's
     /// turn he is in check) if it is at most `bound`: `Some(None)` when there is no mate within
-    /// `bound`, `None` when the oracle's budget ran out first.
+    /// `bound`, `None` when the oracle's budget ran out first. An answer that rests on a drop
+    /// not proven a defence says so (see [`BoundedSearch::took_an_unproven_drop`]).
     pub fn distance(
         &mut self,
         pos: &mut Position,
@@ -259,12 +307,15 @@ impl BoundedSearch {
         loop {
             let e = self.lookup(place);
             let ask = if e.proof <= bound {
-                // Exact once a mate two plies shorter (the same side's turn) is ruled out.
+                // Exact once a mate two plies shorter (the same side's turn) is surely ruled
+                // out.
                 if e.proof < 2 || e.none_within > e.proof - 2 {
+                    self.unproven_drop |= e.proof >= 2 && e.sure_within <= e.proof - 2;
                     return Some(Some(e.proof));
                 }
                 e.proof - 2
             } else if e.none_within > bound {
+                self.unproven_drop |= e.sure_within <= bound;
                 return Some(None);
             } else {
                 bound
@@ -274,7 +325,8 @@ impl BoundedSearch {
     }
 
     /// Whether the attacker mates from `pos` within `bound` plies; `None` when the budget ran
-    /// out.
+    /// out. A "no" that rests on a drop not proven a defence says so (see
+    /// [`BoundedSearch::took_an_unproven_drop`]).
     pub fn mates_within(
         &mut self,
         pos: &mut Position,
@@ -295,9 +347,19 @@ impl BoundedSearch {
         // Should the root ever come back open, that is no answer, never "no mate".
         match (pn, dn) {
             (0, _) => Some(true),
-            (_, 0) => Some(false),
+            (_, 0) => {
+                self.unproven_drop |= self.lookup(self.place(pos)).sure_within <= bound;
+                Some(false)
+            }
             _ => None,
         }
+    }
+
+    /// Whether an answer given since the last call rests on a drop that the oracle took for a
+    /// defence without proving it one: exact if such drops are defences, and perhaps not if
+    /// one is a useless interposition after all. Asking clears it.
+    pub fn took_an_unproven_drop(&mut self) -> bool {
+        std::mem::take(&mut self.unproven_drop)
     }
 
     /// Lets the search go on after its oracle's budget ran out, once the oracle has a new one.
@@ -318,9 +380,9 @@ impl BoundedSearch {
         useless
     }
 
-    /// Whether the table knows that the attacker never mates from `pos`.
+    /// Whether the table knows, surely, that the attacker never mates from `pos`.
     pub fn never_mates(&self, pos: &Position) -> bool {
-        self.lookup(self.place(pos)).none_within == NEVER
+        self.lookup(self.place(pos)).sure_within == NEVER
     }
 
     /// The shortest mate from `pos` that the table holds a proof of, in plies (`None`: none).
@@ -384,10 +446,12 @@ impl BoundedSearch {
         }
     }
 
-    /// Records what the caller knows: no mate from `pos` within `plies` plies.
-    pub fn rule_out(&mut self, pos: &Position, plies: u16) {
+    /// Records what the caller knows: no mate from `pos` within `plies` plies, `sure` when
+    /// that rests on no drop taken for a defence without proof.
+    pub fn rule_out(&mut self, pos: &Position, plies: u16, sure: bool) {
         let place = self.place(pos);
-        self.fail(place, plies.saturating_add(1));
+        let none_within = plies.saturating_add(1);
+        self.fail(place, none_within, if sure { none_within } else { 0 });
     }
 
     fn place(&self, pos: &Position) -> Place {
@@ -417,11 +481,12 @@ impl BoundedSearch {
             {
                 best.proof = h.entry.proof;
             }
-            if h.entry.none_within > best.none_within
+            if h.entry.none_within > best.sure_within
                 && h.attacker.dominates(place.attacker)
                 && place.defender.dominates(h.defender)
             {
-                best.none_within = h.entry.none_within;
+                best.none_within = best.none_within.max(h.entry.none_within);
+                best.sure_within = best.sure_within.max(h.entry.sure_within);
             }
         }
         best
@@ -456,7 +521,10 @@ impl BoundedSearch {
     fn import(&mut self, pos: &Position, place: Place, oracle: &mut impl Oracle) {
         match oracle.known(pos) {
             Some(Settled::Mate(len)) => self.prove(place, len),
-            Some(Settled::NoMate(hand)) => self.fail(solver_disproof_place(place, hand), NEVER),
+            // The solver answers every drop, so its disproofs are sure.
+            Some(Settled::NoMate(hand)) => {
+                self.fail(solver_disproof_place(place, hand), NEVER, NEVER)
+            }
             None => {}
         }
     }
@@ -474,10 +542,13 @@ impl BoundedSearch {
         e.proof = e.proof.min(length);
     }
 
-    /// Records that there is no mate within `none_within - 1` plies.
-    fn fail(&mut self, place: Place, none_within: u16) {
+    /// Records that there is no mate within `none_within - 1` plies, and surely none within
+    /// `sure_within - 1` (see [`Entry::sure_within`]).
+    fn fail(&mut self, place: Place, none_within: u16, sure_within: u16) {
+        debug_assert!(sure_within <= none_within);
         let e = self.entry(place);
         e.none_within = e.none_within.max(none_within);
+        e.sure_within = e.sure_within.max(sure_within);
     }
 
     /// The proof-number search of `pos` within `bound` plies, until its proof number reaches
@@ -514,30 +585,40 @@ impl BoundedSearch {
         let mut moves = MoveList::new();
         if or_node {
             if bound == 0 {
-                self.fail(place, 1);
+                self.fail(place, 1, 1);
                 return;
             }
             generate_checks(pos, &mut moves);
             if moves.is_empty() {
                 // No check: no mate within any bound.
-                self.fail(place, NEVER);
+                self.fail(place, NEVER, NEVER);
                 return;
             }
             if bound < 3 {
                 // Only a mate at once fits (the attacker's distances are odd). Most nodes of a
                 // bounded tree are such leaves: trying the checks here, without a node and a
                 // table entry for each, is what makes "no mate within n" affordable.
-                if self.mate_at_once(pos, &moves, oracle) {
-                    self.prove(place, 1);
-                } else if !self.aborted {
-                    self.fail(place, 3);
+                match self.mate_at_once(pos, &moves, oracle) {
+                    AtOnce::Mate => self.prove(place, 1),
+                    _ if self.aborted => {}
+                    AtOnce::NoMate => self.fail(place, 3, 3),
+                    // "No mate within none" is all that is sure.
+                    AtOnce::NoMateUnlessADropIsUseless => self.fail(place, 3, 1),
                 }
                 return;
             }
         } else {
             generate_legal(pos, &mut moves);
+            // Whether a reply is surely a defence, when some reply is taken for one.
+            let mut surely_defended = true;
             let all_useless = moves.iter().all(|&r| muda::may_be_useless(pos, r))
-                && moves.iter().all(|&r| self.is_useless(pos, r, oracle));
+                && match moves.iter().find(|&&r| !self.is_useless(pos, r, oracle)) {
+                    None => true,
+                    Some(&r) => {
+                        surely_defended = oracle.is_proven_defence(pos, r);
+                        false
+                    }
+                };
             if self.aborted {
                 return;
             }
@@ -548,7 +629,7 @@ impl BoundedSearch {
             }
             if bound < 2 {
                 // Not mated, and the defender's distances are even: no mate within 1.
-                self.fail(place, 2);
+                self.fail(place, 2, if surely_defended { 2 } else { 0 });
                 return;
             }
             if bound < 4 {
@@ -557,9 +638,10 @@ impl BoundedSearch {
                 match self.mated_at_once_after_each(pos, &moves, killer, oracle) {
                     _ if self.aborted => {}
                     None => self.prove(place, 2),
-                    Some((none_within, refutation)) => {
-                        self.refuted_by = Some((key, refutation));
-                        self.fail(place, none_within.saturating_add(1));
+                    Some(refuted) => {
+                        self.refuted_by = Some((key, refuted.by));
+                        let sure = refuted.sure_within.map_or(0, |s| s.saturating_add(1));
+                        self.fail(place, refuted.none_within.saturating_add(1), sure);
                     }
                 }
                 return;
@@ -613,6 +695,7 @@ impl BoundedSearch {
                 dn,
                 known: Entry::default(),
                 may_be_useless: false,
+                unproven: false,
             });
             pos.undo_move(m);
             let c = children.last_mut().unwrap();
@@ -648,6 +731,7 @@ impl BoundedSearch {
                         return;
                     }
                     children[i].may_be_useless = false;
+                    children[i].unproven = !oracle.is_proven_defence(pos, children[i].mv);
                 }
                 i += 1;
             }
@@ -671,9 +755,9 @@ impl BoundedSearch {
                 if !or_node {
                     self.refuted_by = self.refutation(&children).map(|r| (key, r));
                 }
-                let none_within = self.failure_depth(&children, or_node);
+                let (none_within, sure_within) = self.failure_depth(&children, or_node);
                 debug_assert!(none_within > bound);
-                self.fail(place, none_within);
+                self.fail(place, none_within, sure_within);
                 return;
             }
             if pn >= th_pn || dn >= th_dn || self.aborted {
@@ -725,12 +809,24 @@ impl BoundedSearch {
     /// reaching check allows, or its longest reaching defence, plus one. It is often beyond
     /// the bound searched (a check that runs out of checks fails at every bound), and the next
     /// question, or the same position at another distance from the root, finds it settled.
-    fn failure_depth(&self, children: &[Child], or_node: bool) -> u16 {
-        let depths = refuting(children).map(|c| c.known.none_within);
-        let sub = if or_node { depths.min() } else { depths.max() };
-        match sub.unwrap_or(0) {
+    /// Second, how far it surely reaches (as `sure_within`): a defence that is a drop not
+    /// proven a defence counts for nothing there.
+    fn failure_depth(&self, children: &[Child], or_node: bool) -> (u16, u16) {
+        let beyond = |d: Option<u16>| match d.unwrap_or(0) {
             NEVER => NEVER,
             d => d.saturating_add(1).min(NEVER - 1),
+        };
+        let depths = refuting(children).map(|c| c.known.none_within);
+        let sure = refuting(children).map(|c| c.known.sure_within);
+        if or_node {
+            (beyond(depths.min()), beyond(sure.min()))
+        } else {
+            // A defender turn is surely refuted only by a sure defence.
+            let sure = refuting(children)
+                .filter(|c| !c.unproven)
+                .map(|c| c.known.sure_within)
+                .max();
+            (beyond(depths.max()), sure.map_or(0, |d| beyond(Some(d))))
         }
     }
 
@@ -741,11 +837,12 @@ impl BoundedSearch {
         pos: &mut Position,
         checks: &MoveList,
         oracle: &mut impl Oracle,
-    ) -> bool {
+    ) -> AtOnce {
         let mut replies = MoveList::new();
         let Some(king) = pos.king_square(!pos.side_to_move()) else {
-            return false;
+            return AtOnce::NoMate;
         };
+        let mut answer = AtOnce::NoMate;
         // Most checks leave the king a step or another move on the board, and so no mate even
         // under the convention: those are passed over before the replies are listed, the most
         // of them before the check is played. A check that is not passed over is looked at as
@@ -763,18 +860,26 @@ impl BoundedSearch {
             replies.clear();
             generate_legal(pos, &mut replies);
             let mated = replies.iter().all(|&r| muda::may_be_useless(pos, r))
-                && replies.iter().all(|&r| self.is_useless(pos, r, oracle));
+                && match replies.iter().find(|&&r| !self.is_useless(pos, r, oracle)) {
+                    None => true,
+                    Some(&r) => {
+                        if !oracle.is_proven_defence(pos, r) {
+                            answer = AtOnce::NoMateUnlessADropIsUseless;
+                        }
+                        false
+                    }
+                };
             pos.undo_move(m);
             if mated {
-                return true;
+                return AtOnce::Mate;
             }
         }
-        false
+        answer
     }
 
     /// Whether the attacker mates at once after every defence in `replies` (the defender to
     /// move in `pos`, with bound 2 or 3): `None` when he does, or else how far the failure
-    /// after the first refuting defence reaches (as `none_within`), and that defence. The
+    /// after the first refuting defence reaches, surely and not, and that defence. The
     /// `killer` (see `search`) is tried first. A refuting drop that is a useless interposition
     /// is no defence. What is learnt of each defence goes to the table, as its own node would
     /// have stored it.
@@ -784,7 +889,7 @@ impl BoundedSearch {
         replies: &MoveList,
         killer: Option<Move>,
         oracle: &mut impl Oracle,
-    ) -> Option<(u16, Move)> {
+    ) -> Option<Refuted> {
         let mut checks = MoveList::new();
         // The drops that may be useless last: a refutation by another reply spares the proof
         // that they are.
@@ -802,34 +907,53 @@ impl BoundedSearch {
             let place = self.place(pos);
             self.import(pos, place, oracle);
             let known = self.lookup(place);
-            let none_within = if known.proof <= 1 {
+            // No mate within one is none within two: the attacker's distances are odd.
+            let odd = |d: u16| if d >= 2 { d.max(3) } else { d };
+            // (none_within, sure_within) after the defence.
+            let failure = if known.proof <= 1 {
                 None
             } else if known.none_within >= 2 {
-                // No mate within one is none within two: the attacker's distances are odd.
-                Some(known.none_within.max(3))
+                Some((odd(known.none_within), odd(known.sure_within)))
             } else {
                 checks.clear();
                 generate_checks(pos, &mut checks);
                 if checks.is_empty() {
-                    self.fail(place, NEVER);
-                    Some(NEVER)
-                } else if self.mate_at_once(pos, &checks, oracle) {
-                    self.prove(place, 1);
-                    None
-                } else if self.aborted {
-                    None
+                    self.fail(place, NEVER, NEVER);
+                    Some((NEVER, NEVER))
                 } else {
-                    self.fail(place, 3);
-                    Some(3)
+                    match self.mate_at_once(pos, &checks, oracle) {
+                        AtOnce::Mate => {
+                            self.prove(place, 1);
+                            None
+                        }
+                        _ if self.aborted => None,
+                        AtOnce::NoMate => {
+                            self.fail(place, 3, 3);
+                            Some((3, 3))
+                        }
+                        AtOnce::NoMateUnlessADropIsUseless => {
+                            self.fail(place, 3, 1);
+                            Some((3, 1))
+                        }
+                    }
                 }
             };
             pos.undo_move(r);
+            let refuted = |none_within, sure_within| Refuted {
+                none_within,
+                sure_within,
+                by: r,
+            };
             if self.aborted {
-                return Some((0, r));
+                return Some(refuted(0, None));
             }
-            if let Some(d) = none_within {
+            if let Some((d, sure)) = failure {
                 if !(may_be_useless && self.is_useless(pos, r, oracle)) {
-                    return Some((if self.aborted { 0 } else { d }, r));
+                    if self.aborted {
+                        return Some(refuted(0, None));
+                    }
+                    let proven = !may_be_useless || oracle.is_proven_defence(pos, r);
+                    return Some(refuted(d, proven.then_some(sure)));
                 }
             }
         }
@@ -944,9 +1068,16 @@ mod tests {
         assert_eq!(s.lookup(place(two_golds, Hand::EMPTY)).proof, 9);
         assert_eq!(s.lookup(place(gold, gold)).proof, 9);
         assert_eq!(s.lookup(place(Hand::EMPTY, two_golds)).proof, NO_PROOF);
-        s.fail(place(gold, gold), 6);
+        s.fail(place(gold, gold), 6, 4);
         assert_eq!(s.lookup(place(Hand::EMPTY, two_golds)).none_within, 6);
+        assert_eq!(s.lookup(place(Hand::EMPTY, two_golds)).sure_within, 4);
         assert_eq!(s.lookup(place(two_golds, Hand::EMPTY)).none_within, 0);
+        assert_eq!(s.lookup(place(two_golds, Hand::EMPTY)).sure_within, 0);
+        // What is sure comes from every entry that covers the hands, as the rest does: here
+        // a smaller attacker's hand, known surely to a farther bound.
+        s.fail(place(Hand::EMPTY, two_golds), 6, 6);
+        assert_eq!(s.lookup(place(Hand::EMPTY, two_golds)).sure_within, 6);
+        assert_eq!(s.lookup(place(gold, gold)).sure_within, 4);
         // Another board knows nothing.
         let other = Place {
             board: 8,
@@ -1021,6 +1152,140 @@ mod tests {
         assert_eq!(s.mates_within(&mut pos, 1, &mut AllUseless), Some(true));
     }
 
+    /// An oracle that proves no drop useless, and proves them defences or not (its proofs that
+    /// they are defences ran out of nodes).
+    struct NoneUseless {
+        proven_defences: bool,
+    }
+
+    impl Oracle for NoneUseless {
+        fn is_useless(&mut self, _pos: &mut Position, _r: Move) -> bool {
+            false
+        }
+
+        fn tick(&mut self) -> bool {
+            true
+        }
+
+        fn is_proven_defence(&mut self, _pos: &Position, _r: Move) -> bool {
+            self.proven_defences
+        }
+    }
+
+    /// "Not mated at once" rests on the drops between the rook and the king being defences:
+    /// without a proof that they are, the search says that its "no mate" rests on them, where
+    /// an oracle that proves them defences gets a plain "no mate" and one that proves them
+    /// useless gets "mate". (The exhaustive comparison in `check.rs` holds the rest of the search to the
+    /// same rule on real drops.)
+    #[test]
+    fn a_no_mate_that_rests_on_an_unproven_drop_says_so() {
+        let mut pos = Position::from_sfen("R7k/7pp/9/9/9/9/9/9/9 w p 1").unwrap();
+        {
+            let bound = 1;
+            let mut s = BoundedSearch::new(Color::Black);
+            let mut unproven = NoneUseless {
+                proven_defences: false,
+            };
+            assert_eq!(s.mates_within(&mut pos, bound, &mut unproven), Some(false));
+            assert!(s.took_an_unproven_drop());
+            assert!(!s.took_an_unproven_drop(), "asking clears it");
+            assert_eq!(s.distance(&mut pos, bound, &mut unproven), Some(None));
+            assert!(s.took_an_unproven_drop());
+            let mut s = BoundedSearch::new(Color::Black);
+            let mut proven = NoneUseless {
+                proven_defences: true,
+            };
+            assert_eq!(s.mates_within(&mut pos, bound, &mut proven), Some(false));
+            assert_eq!(s.distance(&mut pos, bound, &mut proven), Some(None));
+            assert!(!s.took_an_unproven_drop());
+            let mut s = BoundedSearch::new(Color::Black);
+            assert_eq!(s.mates_within(&mut pos, bound, &mut proven), Some(false));
+            assert!(!s.took_an_unproven_drop());
+            let mut s = BoundedSearch::new(Color::Black);
+            assert_eq!(s.mates_within(&mut pos, bound, &mut AllUseless), Some(true));
+        }
+    }
+
+    /// Three pawns to drop between the rook and the king, each taken by the rook: mated in
+    /// six plies if the drops are defences, mated now if they are useless. With drops proven
+    /// neither, every answer is the first and those that the second would change say that
+    /// they rest on an unproven drop: at the last turns settled in place (within 2 and 3) and
+    /// in the main search (within 4 and more).
+    #[test]
+    fn every_answer_that_an_unproven_drop_would_change_says_so() {
+        let mut pos = Position::from_sfen("R7k/7pp/9/9/9/9/9/9/9 w 3p 1").unwrap();
+        for bound in 0..=8 {
+            let mut distance = |oracle: &mut dyn FnMut(&mut BoundedSearch, &mut Position) -> _| {
+                let mut s = BoundedSearch::new(Color::Black);
+                let d = oracle(&mut s, &mut pos);
+                (d, s.took_an_unproven_drop())
+            };
+            let (defences, _) = distance(&mut |s, p| {
+                s.distance(
+                    p,
+                    bound,
+                    &mut NoneUseless {
+                        proven_defences: true,
+                    },
+                )
+            });
+            let (useless, _) = distance(&mut |s, p| s.distance(p, bound, &mut AllUseless));
+            let (unproven, said) = distance(&mut |s, p| {
+                s.distance(
+                    p,
+                    bound,
+                    &mut NoneUseless {
+                        proven_defences: false,
+                    },
+                )
+            });
+            assert_eq!(defences, Some((bound >= 6).then_some(6)), "within {bound}");
+            assert_eq!(useless, Some(Some(0)), "within {bound}");
+            assert_eq!(unproven, defences, "within {bound}");
+            assert!(said, "within {bound}");
+        }
+    }
+
+    /// A defender turn refuted only by a drop proven neither useless nor a defence is refuted
+    /// as far as the drop's line goes, but surely not at all; a proven defence beside it makes
+    /// it sure as far as that one goes. An attacker turn is surely refuted as far as its
+    /// shortest sure refutation.
+    #[test]
+    fn only_proven_defences_make_a_sure_failure() {
+        let s = BoundedSearch::new(Color::Black);
+        let child = |none_within, sure_within, unproven| Child {
+            mv: Move::drop(
+                PieceType::Pawn,
+                crate::types::Square::from_usi("5a").unwrap(),
+            ),
+            key: 0,
+            place: Place {
+                board: 0,
+                attacker: Hand::EMPTY,
+                defender: Hand::EMPTY,
+            },
+            pn: INF,
+            dn: 0,
+            known: Entry {
+                proof: NO_PROOF,
+                none_within,
+                sure_within,
+            },
+            may_be_useless: false,
+            unproven,
+        };
+        let drop = child(NEVER, NEVER, true);
+        assert_eq!(s.failure_depth(&[drop], false), (NEVER, 0));
+        assert_eq!(
+            s.failure_depth(&[drop, child(7, 5, false)], false),
+            (NEVER, 6)
+        );
+        assert_eq!(
+            s.failure_depth(&[child(9, 3, false), child(7, 5, false)], true),
+            (8, 4)
+        );
+    }
+
     /// An oracle whose solver has disproven every position, for every attacker's hand up to
     /// its disproof hand.
     struct Disproving(Hand);
@@ -1071,6 +1336,7 @@ mod tests {
             pn,
             dn,
             known: Entry::default(),
+            unproven: false,
             may_be_useless: false,
         };
         let open = [child(3, INF / 2), child(1, INF / 2 + 5), child(2, INF - 2)];
@@ -1163,7 +1429,7 @@ mod tests {
             let mut s = BoundedSearch::new(Color::Black);
             let mut oracle = CountingOracle::default();
             pos.do_move(r);
-            s.rule_out(&pos, 1);
+            s.rule_out(&pos, 1, true);
             pos.undo_move(r);
             s.search(&mut pos, 5, INF - 1, INF - 1, None, &mut oracle);
             assert_eq!(s.refuted_by, Some((pos.key(), r)));

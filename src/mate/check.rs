@@ -25,6 +25,14 @@
 //! That a drop is useless is proven by the df-pn solver (the position after its capture is mate
 //! without the piece), so every such drop is still refuted.
 //!
+//! A drop the solver proves neither useless nor a defence (no mate after any capture), within
+//! the nodes such questions get (`USELESS_PROOF_NODES`, then `USELESS_RETRY_NODES`), is taken for
+//! a defence, and whatever rests on that says so: the length then has `length_sure` false (it is
+//! the length if those drops are defences; a useless one would make it shorter), and the problem
+//! is never called sound. Once such drops counted as defences without a word, and the length
+//! depended on the order of the search: zuko047 was given 29 plies in one order and 27 (its
+//! published length) in another.
+//!
 //! Rules: the defender holds every piece that is neither on the board nor in the attacker's
 //! hand (the tsume convention), so the position is completed that way before checking. With
 //! both kings on the board (双玉) the generator of checks already gives only legal moves, so an
@@ -144,6 +152,11 @@ pub struct Report {
     /// depth of the solver's shortest proof and the solver's line, or the bounded search's
     /// proof when it is shorter and a line along it (see [`Checker::tighten_bound`]).
     pub length_at_most: Option<(usize, Vec<Move>)>,
+    /// Whether `length` rests on proofs alone. When not, it counts as defences some drops that
+    /// the checker proved neither useless interpositions nor defences (see
+    /// `USELESS_RETRY_NODES`): it is the length if they are defences, and a drop that is
+    /// useless after all would make it shorter.
+    pub length_sure: bool,
     /// 駒余り: what the attacker still holds at the end of the main line.
     pub spare: Hand,
     /// 余詰: a second mating move at an attacker turn other than the last.
@@ -190,6 +203,13 @@ const MAX_REFUTATIONS: usize = 24;
 /// 2,000, in 13% less CPU; no length changed.
 const USELESS_PROOF_NODES: u64 = 1_000;
 
+/// Nodes for the second and third tries at a drop that the first try neither proved useless nor
+/// proved a defence, and the share of the budget (one part in `RETRY_SHARE`) all such tries may
+/// take. Most such drops are defences whose disproof takes a few thousand nodes (a lone rook that
+/// checks the king around the board); an exact length may not rest on one left unsettled.
+const USELESS_RETRY_NODES: [u64; 2] = [10_000, 100_000];
+const RETRY_SHARE: u64 = 10;
+
 /// Nodes for the proof that every drop on a square is useless (such proofs that succeed took
 /// 3 to 17 nodes on average on zuko007, zuko029 and muso086; a failure falls back to the proof
 /// for the piece dropped).
@@ -209,8 +229,13 @@ struct Memo {
 struct Checker {
     /// Exact mate distances.
     bounded: BoundedSearch,
+    /// The exhaustive search's results, with the drops neither proven useless nor proven a
+    /// defence taken for defences ([0]) or for useless ([1]).
     #[cfg(test)]
-    memo: HashMap<u64, Memo>,
+    memo: [HashMap<u64, Memo>; 2],
+    /// Which reading of such drops the exhaustive search takes (the index of `memo`).
+    #[cfg(test)]
+    unproven_is_useless: bool,
     nodes: u64,
     budget: u64,
     aborted: bool,
@@ -225,12 +250,43 @@ struct Checker {
     detour_solver: Solver,
     /// Main lines already worked out, by position key: (line, pieces left in hand at the end).
     lines: HashMap<u64, (Vec<Move>, u32)>,
-    /// Whether a defender's drop (by position key and move) is a useless interposition.
-    useless: HashMap<(u64, Move), bool>,
+    /// What a defender's drop (by position key and move) that may be useless is.
+    useless: HashMap<(u64, Move), Interposition>,
     /// Whether every drop on a square (by position key and square) is useless.
     useless_squares: HashMap<(u64, Square), bool>,
     /// Work out the exact length of shorter defences (see [`CheckLimits::early_mates`]).
     early_mates: bool,
+    /// An answer of the bounded search rested on a drop neither proven useless nor proven a
+    /// defence (see [`Interposition::Unproven`]) since this was last cleared.
+    unproven_drop: bool,
+    /// The nodes spent on the later tries at unsettled drops (see `USELESS_RETRY_NODES`).
+    retry_nodes: u64,
+    /// Whether unsettled drops are tried again (always, but in a test that needs some left
+    /// unsettled).
+    retry_unsettled_drops: bool,
+}
+
+/// What a defender's drop that may be a useless interposition (`muda::may_be_useless`) is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Interposition {
+    /// Proven useless: no defence under the convention.
+    Useless,
+    /// Proven a defence: no capture of it leads to a mate without the piece.
+    Defence,
+    /// Neither within `USELESS_PROOF_NODES`: taken for a defence by the search, but nothing
+    /// the check claims as exact may rest on it.
+    Unproven,
+}
+
+/// What the df-pn solves of a few positions (the defender to move) found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Solved {
+    /// One of them is mate.
+    OneMated,
+    /// None of them is.
+    NoneMated,
+    /// None was proven mate, and some were not disproven either.
+    Unsettled,
 }
 
 /// An attacker turn of the main line, as [`Checker::examine_check`] sees it.
@@ -299,6 +355,7 @@ pub fn check_with_intended(
         main_line: Vec::new(),
         length: None,
         length_at_most: None,
+        length_sure: false,
         spare: Hand::EMPTY,
         cooks: Vec::new(),
         last_move_alternatives: Vec::new(),
@@ -364,7 +421,9 @@ impl Checker {
         Checker {
             bounded: BoundedSearch::new(attacker),
             #[cfg(test)]
-            memo: HashMap::new(),
+            memo: [HashMap::new(), HashMap::new()],
+            #[cfg(test)]
+            unproven_is_useless: false,
             nodes: 0,
             budget,
             aborted: false,
@@ -376,6 +435,9 @@ impl Checker {
             useless: HashMap::new(),
             useless_squares: HashMap::new(),
             early_mates: true,
+            unproven_drop: false,
+            retry_nodes: 0,
+            retry_unsettled_drops: true,
         }
     }
 
@@ -417,6 +479,8 @@ impl Checker {
         let mut bound = (first_guess.min(u16::MAX as usize) as u16).clamp(1, max_plies.max(1)) | 1;
         let found = loop {
             let bound_now = bound.min(max_plies);
+            // Only the last question's answer makes the length.
+            self.unproven_drop = false;
             match self.or_value(pos, bound_now) {
                 Some(length) => break Some(length),
                 None if self.aborted || bound_now >= max_plies => break None,
@@ -438,6 +502,7 @@ impl Checker {
             return;
         };
         report.length = Some(length as usize);
+        report.length_sure = !self.unproven_drop;
         report.length_at_most = None;
         let Some((line, spare)) = self.principal(pos, length) else {
             report.reason = Some("the search for the main line ran out of nodes".into());
@@ -495,6 +560,14 @@ impl Checker {
             report.reason = Some(
                 "an alternative check could not be settled (whether it mates, or whether its \
                  mate keeps off the main line)"
+                    .into(),
+            );
+            Status::Unknown
+        } else if self.unproven_drop {
+            // Sound is claimed only where it rests on proofs.
+            report.reason = Some(
+                "sound if every interposition taken for a defence is one: the checker proved \
+                 neither that one is useless nor that it is not"
                     .into(),
             );
             Status::Unknown
@@ -959,7 +1032,9 @@ impl Checker {
     /// instead of a search for a shorter mate that the parent has already ruled out.
     fn after_check_of_exact(&mut self, pos: &Position, value: u16) {
         if value >= 2 {
-            self.bounded.rule_out(pos, value - 2);
+            // The value is sure when no answer so far rested on an unproven drop.
+            let sure = !self.unproven_drop;
+            self.bounded.rule_out(pos, value - 2, sure);
         }
     }
 
@@ -985,6 +1060,7 @@ impl Checker {
         }
         let mut bounded = std::mem::take(&mut self.bounded);
         let v = bounded.mates_within(pos, bound, self);
+        self.unproven_drop |= bounded.took_an_unproven_drop();
         self.bounded = bounded;
         if v.is_none() {
             self.aborted = true;
@@ -1012,6 +1088,7 @@ impl Checker {
         // while it runs.
         let mut bounded = std::mem::take(&mut self.bounded);
         let v = bounded.distance(pos, bound, self);
+        self.unproven_drop |= bounded.took_an_unproven_drop();
         self.bounded = bounded;
         match v {
             Some(v) => v,
@@ -1025,7 +1102,7 @@ impl Checker {
     /// What the memo says of `key` within `bound` plies: `Some(result)` when it settles it.
     #[cfg(test)]
     fn lookup(&self, key: u64, bound: u16) -> Option<Option<u16>> {
-        let e = self.memo.get(&key)?;
+        let e = self.memo[self.unproven_is_useless as usize].get(&key)?;
         if let Some(v) = e.mate {
             return Some((v <= bound).then_some(v));
         }
@@ -1037,7 +1114,9 @@ impl Checker {
         if self.aborted {
             return;
         }
-        let e = self.memo.entry(key).or_default();
+        let e = self.memo[self.unproven_is_useless as usize]
+            .entry(key)
+            .or_default();
         match result {
             Some(v) => e.mate = Some(v),
             None => e.none_within = e.none_within.max(bound.saturating_add(1)),
@@ -1099,7 +1178,7 @@ impl Checker {
             replies.iter().partition(|&&r| muda::may_be_useless(pos, r));
         if others.is_empty() {
             // Mate, or a check that leaves only useless interpositions: mate as well.
-            let mated = drops.iter().all(|&r| self.is_useless(pos, r));
+            let mated = drops.iter().all(|&r| self.useless_for_reference(pos, r));
             if self.aborted {
                 return None;
             }
@@ -1124,7 +1203,7 @@ impl Checker {
             match v {
                 // Too short to raise the resistance, useless or not.
                 Some(k) if k < worst => {}
-                _ if may_be_useless && self.is_useless(pos, r) => {}
+                _ if may_be_useless && self.useless_for_reference(pos, r) => {}
                 Some(k) => worst = worst.max(k + 1),
                 None => {
                     self.remember(key, bound, None);
@@ -1139,33 +1218,74 @@ impl Checker {
         Some(worst)
     }
 
+    /// Whether the exhaustive search takes the drop `r` for useless, in the reading of
+    /// `unproven_is_useless`.
+    #[cfg(test)]
+    fn useless_for_reference(&mut self, pos: &mut Position, r: Move) -> bool {
+        match self.interposition(pos, r) {
+            Some(Interposition::Useless) => true,
+            Some(Interposition::Unproven) => self.unproven_is_useless,
+            _ => false,
+        }
+    }
+
     /// Whether the defender's reply `r` in `pos` is a useless interposition: a drop that
     /// `muda::may_be_useless`, after whose capture by the checking piece the df-pn solver proves
     /// the mate without the piece in hand. The answer is remembered, so every search sees the
-    /// same one whatever its bound; a drop not proven useless within `USELESS_PROOF_NODES` is a
-    /// defence.
+    /// same one whatever its bound; a drop not proven useless within `USELESS_PROOF_NODES` is
+    /// taken for a defence (see [`Interposition::Unproven`]).
     fn is_useless(&mut self, pos: &mut Position, r: Move) -> bool {
+        self.interposition(pos, r) == Some(Interposition::Useless)
+    }
+
+    /// Whether the defender's reply `r` in `pos` is surely a defence: not a drop that may be
+    /// useless, or one proven not to be when `is_useless` was asked (this asks nothing).
+    fn is_proven_defence(&self, pos: &Position, r: Move) -> bool {
+        !muda::may_be_useless(pos, r)
+            || self.useless.get(&(pos.key(), r)) == Some(&Interposition::Defence)
+    }
+
+    /// What the drop `r` in `pos` is, when it `muda::may_be_useless` (`None` otherwise). Out
+    /// of budget it is `Unproven`, and not remembered.
+    fn interposition(&mut self, pos: &mut Position, r: Move) -> Option<Interposition> {
         if !muda::may_be_useless(pos, r) {
-            return false;
+            return None;
         }
         let key = (pos.key(), r);
-        if let Some(&u) = self.useless.get(&key) {
-            return u;
+        if let Some(&i) = self.useless.get(&key) {
+            return Some(i);
         }
-        let useless = match self.useless_square(pos, r) {
-            Some(true) => Some(true),
+        let mut solved = match self.useless_square(pos, r) {
+            Some(true) => Some(Solved::OneMated),
             Some(false) => {
                 let positions = muda::positions_without_the_piece(pos, r);
                 self.proves_one(positions, USELESS_PROOF_NODES, Some(r.dropped()))
             }
             None => None,
         };
-        // Out of budget: not useless, and not remembered.
-        let Some(useless) = useless else {
-            return false;
+        // Unsettled: tried again with more nodes, while the share for such tries lasts.
+        for cap in USELESS_RETRY_NODES {
+            if solved != Some(Solved::Unsettled)
+                || !self.retry_unsettled_drops
+                || self.retry_nodes >= self.budget / RETRY_SHARE
+            {
+                break;
+            }
+            let positions = muda::positions_without_the_piece(pos, r);
+            let before = self.nodes;
+            solved = self.proves_one(positions, cap, Some(r.dropped()));
+            self.retry_nodes += self.nodes - before;
+        }
+        let Some(solved) = solved else {
+            return Some(Interposition::Unproven);
         };
-        self.useless.insert(key, useless);
-        useless
+        let i = match solved {
+            Solved::OneMated => Interposition::Useless,
+            Solved::NoneMated => Interposition::Defence,
+            Solved::Unsettled => Interposition::Unproven,
+        };
+        self.useless.insert(key, i);
+        Some(i)
     }
 
     /// Whether every drop on the square of `r` is useless in `pos`: whether the checking piece
@@ -1179,7 +1299,7 @@ impl Checker {
             return Some(u);
         }
         let positions = muda::positions_as_if_not_dropped(pos, r);
-        let useless = self.proves_one(positions, USELESS_SQUARE_NODES, None)?;
+        let useless = self.proves_one(positions, USELESS_SQUARE_NODES, None)? == Solved::OneMated;
         self.useless_squares.insert(key, useless);
         Some(useless)
     }
@@ -1192,7 +1312,8 @@ impl Checker {
         positions: Vec<Position>,
         cap: u64,
         out_of_game: Option<PieceType>,
-    ) -> Option<bool> {
+    ) -> Option<Solved> {
+        let mut solved = Solved::NoneMated;
         for mut p in positions {
             let left = self.nodes_left();
             if left == 0 {
@@ -1214,11 +1335,13 @@ impl Checker {
                 },
             );
             self.nodes += solver.nodes();
-            if v == Some(true) {
-                return Some(true);
+            match v {
+                Some(true) => return Some(Solved::OneMated),
+                Some(false) => {}
+                None => solved = Solved::Unsettled,
             }
         }
-        Some(false)
+        Some(solved)
     }
 
     /// The main line from `pos`, whose exact mate distance is `value`, with the number of
@@ -1303,6 +1426,10 @@ impl Oracle for Checker {
         Checker::is_useless(self, pos, r)
     }
 
+    fn is_proven_defence(&mut self, pos: &Position, r: Move) -> bool {
+        Checker::is_proven_defence(self, pos, r)
+    }
+
     fn tick(&mut self) -> bool {
         Checker::tick(self);
         !self.aborted
@@ -1379,6 +1506,14 @@ impl Report {
             s.push_str(&format!(
                 "{n}手詰 (the main line itself was not worked out)\n"
             ));
+        }
+        if self.length.is_some() {
+            if !self.length_sure {
+                s.push_str(
+                    "  (this length takes for defences some interpositions that the checker \
+                     proved neither useless nor not: a useless one would make it shorter)\n",
+                );
+            }
         } else if let Some((n, line)) = &self.length_at_most {
             s.push_str(&format!(
                 "at most {n}手詰 (a mate within {} is proven; the exact distance was not \
@@ -1531,7 +1666,7 @@ impl Report {
             })
             .collect();
         let mut s = format!(
-            "{{\"sfen\":\"{}\",\"verdict\":\"{}\",\"reason\":{},\"length\":{},\"main_line\":{},\
+            "{{\"sfen\":\"{}\",\"verdict\":\"{}\",\"reason\":{},\"length\":{},\"length_sure\":{},\"main_line\":{},\
              \"length_at_most\":{},\"solver_line\":{},\"spare\":\"{:?}\",\"cooks\":{},\"last_move_alternatives\":{},\
              \"promotion_choices\":{},\"drop_choices\":{},\"detours\":{},\"transpositions\":{},\"equal_variations\":{},\"refutations\":[{}],\"incomplete\":{},\"nodes\":{}",
             self.sfen,
@@ -1540,6 +1675,7 @@ impl Report {
                 .as_ref()
                 .map_or("null".to_string(), |r| quote(r)),
             self.length.map_or("null".to_string(), |n| n.to_string()),
+            self.length.is_some() && self.length_sure,
             json_moves(&self.main_line),
             self.length_at_most
                 .as_ref()
@@ -1597,7 +1733,9 @@ impl Report {
             "{}\t{}\t{}",
             self.status.name(),
             match (self.length, &self.length_at_most) {
-                (Some(n), _) => n.to_string(),
+                (Some(n), _) if self.length_sure => n.to_string(),
+                // Exact if the drops taken for defences without proof are defences.
+                (Some(n), _) => format!("{n}?"),
                 (None, Some((n, _))) => format!("<={n}"),
                 (None, None) => "-".to_string(),
             },
@@ -1764,10 +1902,13 @@ mod tests {
     /// The bounded search against the exhaustive minimax, on the short problems with known
     /// lengths (with the hands given, and with the defender holding the rest) and on every
     /// position one check, and one check and one reply, away from them: the same distance
-    /// within every bound up to the problem's length.
+    /// within every bound up to the problem's length, taking the drops neither proven useless
+    /// nor proven defences for defences; and the same when they are read as useless, wherever
+    /// the bounded search says its answer rests on proofs alone.
     fn bounded_matches_exhaustive() {
         let text = include_str!("../../tests/data/tsume_short.tsv");
         let mut compared = 0;
+        let mut unsure = 0;
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             let fields: Vec<&str> = line.split('\t').collect();
             let length: u16 = fields[1].parse().unwrap();
@@ -1775,10 +1916,14 @@ mod tests {
             let completed = with_defender_holding_the_rest(&given).unwrap();
             // The exhaustive search is slow on the longer problems, and slower still with the
             // defender's hand completed: fewer plies and shorter bounds there.
-            compared += compare_around(given.clone(), length, length <= 7, false);
-            compared += compare_around(completed, length.min(5), false, false);
+            let mut add = |(c, u): (usize, usize)| {
+                compared += c;
+                unsure += u;
+            };
+            add(compare_around(given.clone(), length, length <= 7, false));
+            add(compare_around(completed, length.min(5), false, false));
             // With the df-pn solver's proofs and disproofs taken in, as the checker has them.
-            compared += compare_around(given.clone(), length, length <= 7, true);
+            add(compare_around(given.clone(), length, length <= 7, true));
             // The problem's own length, as the file gives it (for the hands given).
             let mut c = Checker::new(given.side_to_move(), u64::MAX);
             assert_eq!(
@@ -1789,16 +1934,26 @@ mod tests {
             );
         }
         assert!(compared > 500, "{compared}");
+        // Answers that rest on a drop neither proven useless nor proven a defence are few.
+        assert!(unsure * 20 < compared, "{unsure} of {compared}");
     }
 
     /// Compares the two searches within every bound up to `length` at `root` and the positions
     /// one ply (and with `two_plies`, two plies) from it; returns the number of comparisons.
     /// With `solved`, the df-pn solver first solves the root, so that the bounded search takes
     /// in its results.
-    fn compare_around(mut root: Position, length: u16, two_plies: bool, solved: bool) -> usize {
+    fn compare_around(
+        mut root: Position,
+        length: u16,
+        two_plies: bool,
+        solved: bool,
+    ) -> (usize, usize) {
         let mut compared = 0;
+        let mut unsure = 0;
         {
             let mut c = Checker::new(root.side_to_move(), u64::MAX);
+            // Drops left unsettled after one try, so that some answers rest on them.
+            c.retry_unsettled_drops = false;
             if solved {
                 assert!(matches!(
                     c.solve_within(&mut root.clone(), None, false),
@@ -1823,18 +1978,115 @@ mod tests {
             for p in &mut positions {
                 let or_node = p.side_to_move() == c.attacker;
                 for bound in 0..=length {
-                    let (bounded, exhaustive) = if or_node {
-                        (c.or_value(p, bound), c.exhaustive_or_value(p, bound))
+                    c.unproven_drop = false;
+                    let bounded = if or_node {
+                        c.or_value(p, bound)
                     } else {
-                        (c.and_value(p, bound), c.exhaustive_and_value(p, bound))
+                        c.and_value(p, bound)
                     };
+                    // The same answer when every drop neither proven useless nor proven a
+                    // defence is one, and when every such drop is useless: only then is it sure.
+                    let mut exhaustive = [None; 2];
+                    for (reading, e) in exhaustive.iter_mut().enumerate() {
+                        c.unproven_is_useless = reading == 1;
+                        *e = if or_node {
+                            c.exhaustive_or_value(p, bound)
+                        } else {
+                            c.exhaustive_and_value(p, bound)
+                        };
+                    }
+                    c.unproven_is_useless = false;
                     assert!(!c.aborted);
-                    assert_eq!(bounded, exhaustive, "{} within {bound}", p.to_sfen());
+                    assert_eq!(bounded, exhaustive[0], "{} within {bound}", p.to_sfen());
                     compared += 1;
+                    if c.unproven_drop {
+                        unsure += 1;
+                    } else {
+                        // Said to rest on proofs alone: so it holds either way.
+                        assert_eq!(bounded, exhaustive[1], "{} within {bound}", p.to_sfen());
+                    }
                 }
             }
         }
-        compared
+        (compared, unsure)
+    }
+
+    /// An oracle that answers alike for every drop that may be useless: useless, or not, and
+    /// then proven a defence or not.
+    struct Alike {
+        useless: bool,
+        proven: bool,
+    }
+
+    impl Oracle for Alike {
+        fn is_useless(&mut self, _pos: &mut Position, _r: Move) -> bool {
+            self.useless
+        }
+
+        fn tick(&mut self) -> bool {
+            true
+        }
+
+        fn is_proven_defence(&mut self, _pos: &Position, _r: Move) -> bool {
+            self.proven
+        }
+    }
+
+    /// The distances where the drops that may be useless are all defences (proven so), and
+    /// where they are all useless, differ on the short problems with the defender holding every
+    /// piece; where the oracle proves neither, the bounded search takes them for defences and
+    /// says so, unless its answer holds both ways. At each problem and the positions one ply from it (two for
+    /// the problems of up to 7 plies), within every bound up to its length.
+    #[test]
+    fn an_answer_that_rests_on_no_unproven_drop_holds_both_ways() {
+        let text = include_str!("../../tests/data/tsume_short.tsv");
+        let (mut differ, mut sure, mut compared) = (0, 0, 0);
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let length: u16 = fields[1].parse().unwrap();
+            let given = Position::from_sfen(fields[2]).unwrap();
+            let mut root = with_defender_holding_the_rest(&given).unwrap();
+            let attacker = root.side_to_move();
+            let mut positions = vec![root.clone()];
+            let mut checks = MoveList::new();
+            generate_checks(&root, &mut checks);
+            for &m in checks.iter() {
+                root.do_move(m);
+                positions.push(root.clone());
+                let mut replies = MoveList::new();
+                generate_legal(&root, &mut replies);
+                for &r in replies.iter().filter(|_| length <= 7) {
+                    root.do_move(r);
+                    positions.push(root.clone());
+                    root.undo_move(r);
+                }
+                root.undo_move(m);
+            }
+            for p in &mut positions {
+                for bound in 0..=length {
+                    let mut distance = |useless, proven| {
+                        let mut s = BoundedSearch::new(attacker);
+                        let d = s.distance(p, bound, &mut Alike { useless, proven });
+                        (d, s.took_an_unproven_drop())
+                    };
+                    let (soft, flagged) = distance(false, true);
+                    assert!(!flagged, "proven defences are no unproven drops");
+                    let (hard, _) = distance(true, true);
+                    let (unsure, unproven) = distance(false, false);
+                    compared += 1;
+                    differ += (soft != hard) as usize;
+                    assert_eq!(unsure, soft, "{} within {bound}", p.to_sfen());
+                    if !unproven {
+                        sure += 1;
+                        assert_eq!(unsure, hard, "{} within {bound}", p.to_sfen());
+                    }
+                }
+            }
+        }
+        assert!(
+            differ > 10 && sure > compared / 2,
+            "{differ} {sure} {compared}"
+        );
     }
 
     #[test]
