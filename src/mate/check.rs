@@ -273,8 +273,8 @@ enum Interposition {
     Useless,
     /// Proven a defence: no capture of it leads to a mate without the piece.
     Defence,
-    /// Neither within `USELESS_PROOF_NODES`: taken for a defence by the search, but nothing
-    /// the check claims as exact may rest on it.
+    /// Neither, within the nodes of its tries (`USELESS_PROOF_NODES`, then
+    /// `USELESS_RETRY_NODES`): taken for a defence, and whatever rests on it says so.
     Unproven,
 }
 
@@ -1402,6 +1402,11 @@ impl Checker {
                 // Never the main line's defence, however long.
                 continue;
             }
+            if sub.is_some() && !or_node && !self.is_proven_defence(pos, m) {
+                // One of the longest defences is a drop that may be useless after all: the
+                // choice among them (and so what is left in hand at the end) rests on it.
+                self.unproven_drop = true;
+            }
             if self.aborted {
                 return None;
             }
@@ -1938,6 +1943,26 @@ mod tests {
         assert!(unsure * 20 < compared, "{unsure} of {compared}");
     }
 
+    /// `root` and the positions one check from it, and with `two_plies` one check and one reply.
+    fn positions_around(root: &mut Position, two_plies: bool) -> Vec<Position> {
+        let mut positions = vec![root.clone()];
+        let mut checks = MoveList::new();
+        generate_checks(root, &mut checks);
+        for &m in checks.iter() {
+            root.do_move(m);
+            positions.push(root.clone());
+            let mut replies = MoveList::new();
+            generate_legal(root, &mut replies);
+            for &r in replies.iter().filter(|_| two_plies) {
+                root.do_move(r);
+                positions.push(root.clone());
+                root.undo_move(r);
+            }
+            root.undo_move(m);
+        }
+        positions
+    }
+
     /// Compares the two searches within every bound up to `length` at `root` and the positions
     /// one ply (and with `two_plies`, two plies) from it; returns the number of comparisons.
     /// With `solved`, the df-pn solver first solves the root, so that the bounded search takes
@@ -1960,21 +1985,7 @@ mod tests {
                     Verdict::Mate(_)
                 ));
             }
-            let mut positions = vec![root.clone()];
-            let mut checks = MoveList::new();
-            generate_checks(&root, &mut checks);
-            for &m in checks.iter() {
-                root.do_move(m);
-                positions.push(root.clone());
-                let mut replies = MoveList::new();
-                generate_legal(&root, &mut replies);
-                for &r in replies.iter().filter(|_| two_plies) {
-                    root.do_move(r);
-                    positions.push(root.clone());
-                    root.undo_move(r);
-                }
-                root.undo_move(m);
-            }
+            let mut positions = positions_around(&mut root, two_plies);
             for p in &mut positions {
                 let or_node = p.side_to_move() == c.attacker;
                 for bound in 0..=length {
@@ -2047,22 +2058,7 @@ mod tests {
             let given = Position::from_sfen(fields[2]).unwrap();
             let mut root = with_defender_holding_the_rest(&given).unwrap();
             let attacker = root.side_to_move();
-            let mut positions = vec![root.clone()];
-            let mut checks = MoveList::new();
-            generate_checks(&root, &mut checks);
-            for &m in checks.iter() {
-                root.do_move(m);
-                positions.push(root.clone());
-                let mut replies = MoveList::new();
-                generate_legal(&root, &mut replies);
-                for &r in replies.iter().filter(|_| length <= 7) {
-                    root.do_move(r);
-                    positions.push(root.clone());
-                    root.undo_move(r);
-                }
-                root.undo_move(m);
-            }
-            for p in &mut positions {
+            for p in &mut positions_around(&mut root, length <= 7) {
                 for bound in 0..=length {
                     let mut distance = |useless, proven| {
                         let mut s = BoundedSearch::new(attacker);
