@@ -1027,7 +1027,7 @@ fn combine(children: &[Child], numbers: impl Fn(&Child) -> (u32, u32)) -> (u32, 
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::types::PieceType;
 
@@ -1152,15 +1152,17 @@ mod tests {
         assert_eq!(s.mates_within(&mut pos, 1, &mut AllUseless), Some(true));
     }
 
-    /// An oracle that proves no drop useless, and proves them defences or not (its proofs that
-    /// they are defences ran out of nodes).
-    struct NoneUseless {
-        proven_defences: bool,
+    /// An oracle that answers alike for every drop that may be useless: useless, or not, and
+    /// then proven a defence or not (its proofs that they are ran out of nodes). Also the
+    /// checker's tests' (`check.rs`).
+    pub(in crate::mate) struct Alike {
+        pub useless: bool,
+        pub proven: bool,
     }
 
-    impl Oracle for NoneUseless {
+    impl Oracle for Alike {
         fn is_useless(&mut self, _pos: &mut Position, _r: Move) -> bool {
-            false
+            self.useless
         }
 
         fn tick(&mut self) -> bool {
@@ -1168,7 +1170,7 @@ mod tests {
         }
 
         fn is_proven_defence(&mut self, _pos: &Position, _r: Move) -> bool {
-            self.proven_defences
+            self.proven
         }
     }
 
@@ -1183,8 +1185,9 @@ mod tests {
         {
             let bound = 1;
             let mut s = BoundedSearch::new(Color::Black);
-            let mut unproven = NoneUseless {
-                proven_defences: false,
+            let mut unproven = Alike {
+                useless: false,
+                proven: false,
             };
             assert_eq!(s.mates_within(&mut pos, bound, &mut unproven), Some(false));
             assert!(s.took_an_unproven_drop());
@@ -1192,8 +1195,9 @@ mod tests {
             assert_eq!(s.distance(&mut pos, bound, &mut unproven), Some(None));
             assert!(s.took_an_unproven_drop());
             let mut s = BoundedSearch::new(Color::Black);
-            let mut proven = NoneUseless {
-                proven_defences: true,
+            let mut proven = Alike {
+                useless: false,
+                proven: true,
             };
             assert_eq!(s.mates_within(&mut pos, bound, &mut proven), Some(false));
             assert_eq!(s.distance(&mut pos, bound, &mut proven), Some(None));
@@ -1224,8 +1228,9 @@ mod tests {
                 s.distance(
                     p,
                     bound,
-                    &mut NoneUseless {
-                        proven_defences: true,
+                    &mut Alike {
+                        useless: false,
+                        proven: true,
                     },
                 )
             });
@@ -1234,8 +1239,9 @@ mod tests {
                 s.distance(
                     p,
                     bound,
-                    &mut NoneUseless {
-                        proven_defences: false,
+                    &mut Alike {
+                        useless: false,
+                        proven: false,
                     },
                 )
             });

@@ -2022,27 +2022,6 @@ mod tests {
         (compared, unsure)
     }
 
-    /// An oracle that answers alike for every drop that may be useless: useless, or not, and
-    /// then proven a defence or not.
-    struct Alike {
-        useless: bool,
-        proven: bool,
-    }
-
-    impl Oracle for Alike {
-        fn is_useless(&mut self, _pos: &mut Position, _r: Move) -> bool {
-            self.useless
-        }
-
-        fn tick(&mut self) -> bool {
-            true
-        }
-
-        fn is_proven_defence(&mut self, _pos: &Position, _r: Move) -> bool {
-            self.proven
-        }
-    }
-
     /// The distances where the drops that may be useless are all defences (proven so), and
     /// where they are all useless, differ on the short problems with the defender holding every
     /// piece; where the oracle proves neither, the bounded search takes them for defences and
@@ -2050,6 +2029,7 @@ mod tests {
     /// the problems of up to 7 plies), within every bound up to its length.
     #[test]
     fn an_answer_that_rests_on_no_unproven_drop_holds_both_ways() {
+        use crate::mate::bounded::tests::Alike;
         let text = include_str!("../../tests/data/tsume_short.tsv");
         let (mut differ, mut sure, mut compared) = (0, 0, 0);
         for line in text.lines().filter(|l| !l.starts_with('#')) {
