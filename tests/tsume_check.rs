@@ -803,13 +803,41 @@ fn a_deep_bound_whose_numbers_reach_the_cap_still_gets_its_answer() {
     // numbers, summed at every attacker turn, reach their cap; the root's search came back
     // open, was read as "no mate" (a debug assertion here) and asked again without end until
     // the budget ran out. The sums now stop below the root's thresholds. The budget is the
-    // default; the check takes 2.87M nodes of it.
+    // default; the first check takes 2.87M nodes of it, and the second, made with the drops
+    // its answers rested on settled, runs out (without the exact lengths of 早詰, as the
+    // command line gives by default, it comes to its end: sound).
     let budget = 5_000_000;
     let r = check_problem(ZUKO043, &limits(budget)).unwrap();
     assert!(sound_but_for_unproven_drops(&r), "{}", r.human(false));
     assert!(r.nodes <= budget);
     assert_eq!(r.length, Some(85));
     assert_eq!(verify_tsume_line(&full(ZUKO043), &r.main_line), Ok(()));
+}
+
+/// 将棋図巧 78 (`zuko078` in tests/data/tsume_classics.tsv): 21 plies, the recorded length.
+const ZUKO078: &str = "9/9/2l1Sn+B2/2+b1l1l2/6g2/3pkp3/1sR3R2/4+p4/3+p5 b 2NL3g2sn14p 1";
+
+#[test]
+fn a_check_that_rests_on_unsettled_drops_is_made_again_with_them_settled() {
+    // The first check comes to its end after about 0.6M nodes, sound if every interposition it
+    // took for a defence is one: it could not prove some of them either way with the nodes the
+    // first tries have. Those drops, tried again with more, are settled, and the check made
+    // again rests on proofs alone. With 1M nodes the second check runs out, and the first
+    // report stands. (As `hayate tsume check` without `--verbose`: no exact lengths of 早詰.)
+    let limits = |nodes| CheckLimits {
+        early_mates: false,
+        ..limits(nodes)
+    };
+    let r = check_problem(ZUKO078, &limits(1_500_000)).unwrap();
+    assert_eq!(r.status, Status::Sound, "{}", r.human(false));
+    assert!(r.length_sure);
+    assert_eq!(r.length, Some(21));
+    assert_eq!(verify_tsume_line(&full(ZUKO078), &r.main_line), Ok(()));
+    let r = check_problem(ZUKO078, &limits(1_000_000)).unwrap();
+    assert!(sound_but_for_unproven_drops(&r), "{}", r.human(false));
+    assert_ne!(r.status, Status::Sound);
+    assert!(!r.length_sure);
+    assert_eq!(r.length, Some(21));
 }
 
 #[test]

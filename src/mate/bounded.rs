@@ -362,6 +362,20 @@ impl BoundedSearch {
         std::mem::take(&mut self.unproven_drop)
     }
 
+    /// Forgets what rests on drops the oracle took for defences without proof: every failure
+    /// falls back to what is sure of it (`Entry::sure_within`), and the numbers of the searches
+    /// left open go. Once the oracle has settled some of those drops, a search asks about them
+    /// again and finds what rests on proofs; a drop settled useless would have made some of the
+    /// failures forgotten false. Proofs stay: they rest on no defence's being one.
+    pub fn forget_unsure_failures(&mut self) {
+        for hands in self.table.values_mut() {
+            for h in hands.first.iter_mut().chain(hands.rest.iter_mut()) {
+                h.entry.none_within = h.entry.sure_within;
+            }
+        }
+        self.numbers.clear();
+    }
+
     /// Lets the search go on after its oracle's budget ran out, once the oracle has a new one.
     /// What the table holds still stands: a search that runs out stores nothing it has not
     /// settled, and nothing it concluded from a useless-drop question its oracle could no longer
@@ -1208,6 +1222,47 @@ pub(super) mod tests {
             let mut s = BoundedSearch::new(Color::Black);
             assert_eq!(s.mates_within(&mut pos, bound, &mut AllUseless), Some(true));
         }
+    }
+
+    /// The failures that took drops for defences without proof go when they are forgotten,
+    /// and with them the answers that rested on them; proofs and sure failures stay.
+    #[test]
+    fn forgotten_failures_are_those_that_rest_on_unproven_drops() {
+        let mut pos = Position::from_sfen("R7k/7pp/9/9/9/9/9/9/9 w 3p 1").unwrap();
+        let unproven = || Alike {
+            useless: false,
+            proven: false,
+        };
+        let mut s = BoundedSearch::new(Color::Black);
+        assert_eq!(s.distance(&mut pos, 8, &mut unproven()), Some(Some(6)));
+        assert!(s.took_an_unproven_drop());
+        // The drops turn out useless: until the failures are forgotten, the table still says
+        // there is no mate within 4.
+        assert_eq!(s.distance(&mut pos, 8, &mut AllUseless), Some(Some(6)));
+        assert!(s.took_an_unproven_drop());
+        s.forget_unsure_failures();
+        assert_eq!(s.distance(&mut pos, 8, &mut AllUseless), Some(Some(0)));
+        assert!(!s.took_an_unproven_drop());
+        // They turn out defences: the answer is the same, and now sure.
+        let mut s = BoundedSearch::new(Color::Black);
+        assert_eq!(s.distance(&mut pos, 8, &mut unproven()), Some(Some(6)));
+        assert!(s.took_an_unproven_drop());
+        s.forget_unsure_failures();
+        assert_eq!(s.lookup(s.place(&pos)).proof, 6, "proofs stay");
+        let mut proven = Alike {
+            useless: false,
+            proven: true,
+        };
+        assert_eq!(s.distance(&mut pos, 8, &mut proven), Some(Some(6)));
+        assert!(!s.took_an_unproven_drop());
+        // A sure failure stays: a check by a rook alone, no drop to take for a defence.
+        let mut alone = Position::from_sfen("R8/9/9/9/9/9/9/9/8k b - 1").unwrap();
+        let mut s = BoundedSearch::new(Color::Black);
+        assert_eq!(s.mates_within(&mut alone, 5, &mut proven), Some(false));
+        let sure = s.lookup(s.place(&alone));
+        s.forget_unsure_failures();
+        assert_eq!(s.lookup(s.place(&alone)).none_within, sure.none_within);
+        assert!(sure.none_within > 5);
     }
 
     /// Three pawns to drop between the rook and the king, each taken by the rook: mated in

@@ -31,7 +31,10 @@
 //! the length if those drops are defences; a useless one would make it shorter), and the problem
 //! is never called sound. Once such drops counted as defences without a word, and the length
 //! depended on the order of the search: zuko047 was given 29 plies in one order and 27 (its
-//! published length) in another.
+//! published length) in another. A check that comes to its end with nodes left but rests on
+//! such drops tries the very drops its answers took for defences again, with more nodes, and
+//! is made again with what they settle ([`Checker::check_again`]): the first tries spend their
+//! share on whatever drops the searches meet, most of which no answer rests on.
 //!
 //! Rules: the defender holds every piece that is neither on the board nor in the attacker's
 //! hand (the tsume convention), so the position is completed that way before checking. With
@@ -41,7 +44,7 @@
 
 mod intended;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::bounded::{BoundedSearch, Oracle};
 use super::dfpn::Settled;
@@ -210,6 +213,10 @@ const USELESS_PROOF_NODES: u64 = 1_000;
 const USELESS_RETRY_NODES: [u64; 2] = [10_000, 100_000];
 const RETRY_SHARE: u64 = 10;
 
+/// Nodes for the tries, round by round, at the drops a finished check's answers took for
+/// defences without proof (see [`Checker::check_again`]).
+const AIMED_TRY_NODES: [u64; 3] = [10_000, 100_000, 1_000_000];
+
 /// Nodes for the proof that every drop on a square is useless (such proofs that succeed took
 /// 3 to 17 nodes on average on zuko007, zuko029 and muso086; a failure falls back to the proof
 /// for the piece dropped).
@@ -264,6 +271,25 @@ struct Checker {
     /// Whether unsettled drops are tried again (always, but in a test that needs some left
     /// unsettled).
     retry_unsettled_drops: bool,
+    /// The drops that answers took for defences without proof, each once, gathered while
+    /// `gather_unproven` is set: what a report that rests on such drops rests on (see
+    /// [`Checker::check_again`]).
+    unproven_met: Vec<(Position, Move)>,
+    unproven_seen: HashSet<(u64, Move)>,
+    gather_unproven: bool,
+    /// What the df-pn solver's first proof gave, for the check to start from again.
+    first_proof: Option<FirstProof>,
+}
+
+/// What the df-pn solver's first proof of a problem gave.
+#[derive(Clone)]
+struct FirstProof {
+    /// The length of its line.
+    solver_length: usize,
+    /// The depth of its proof tree.
+    depth: Option<u16>,
+    /// The bound on the length it gives, with its line.
+    length_at_most: Option<(usize, Vec<Move>)>,
 }
 
 /// What a defender's drop that may be a useless interposition (`muda::may_be_useless`) is.
@@ -348,30 +374,12 @@ pub fn check_with_intended(
     };
     let mut c = Checker::with_hash(attacker, limits.nodes, limits.hash_mb);
     c.early_mates = limits.early_mates;
-    let mut report = Report {
-        sfen: pos.to_sfen(),
-        status: Status::Unknown,
-        reason: None,
-        main_line: Vec::new(),
-        length: None,
-        length_at_most: None,
-        length_sure: false,
-        spare: Hand::EMPTY,
-        cooks: Vec::new(),
-        last_move_alternatives: Vec::new(),
-        promotion_choices: Vec::new(),
-        drop_choices: Vec::new(),
-        detours: Vec::new(),
-        transpositions: Vec::new(),
-        equal_variations: Vec::new(),
-        early_mates: Vec::new(),
-        refutations: Vec::new(),
-        incomplete: false,
-        intended: None,
-        nodes: 0,
-    };
+    let mut report = Report::new(pos.to_sfen());
     let problem = pos.clone();
+    c.gather_unproven = true;
     c.run(&mut pos, limits, &mut report);
+    c.check_again(&mut pos, limits, &mut report);
+    c.gather_unproven = false;
     if !intended.is_empty() {
         c.budget = c.nodes.saturating_add(limits.nodes);
         c.aborted = false;
@@ -438,6 +446,10 @@ impl Checker {
             unproven_drop: false,
             retry_nodes: 0,
             retry_unsettled_drops: true,
+            unproven_met: Vec::new(),
+            unproven_seen: HashSet::new(),
+            gather_unproven: false,
+            first_proof: None,
         }
     }
 
@@ -462,6 +474,21 @@ impl Checker {
                 n
             }
         };
+        self.first_proof = Some(FirstProof {
+            solver_length,
+            depth: self.solver.proof_depth(),
+            length_at_most: report.length_at_most.clone(),
+        });
+        self.examine(pos, limits, report);
+    }
+
+    /// The check after the df-pn solver's first proof (`first_proof`): the exact length, the
+    /// main line and every alternative along it.
+    fn examine(&mut self, pos: &mut Position, limits: &CheckLimits, report: &mut Report) {
+        let Some(first) = self.first_proof.clone() else {
+            return;
+        };
+        let solver_length = first.solver_length;
         // The depth of the solver's (shortest) proof tree is a mate within that many plies
         // (the bounded search takes it from the solver's table), but it counts useless
         // interpositions as defences, so it can be far above the distance. The solver's line
@@ -472,9 +499,8 @@ impl Checker {
         // the bounded search and 1.7M of useless-drop proofs, the proofs within 17 to 11 and
         // the disproof within 9 about 24k together).
         let max_plies = limits.max_plies.min(CheckLimits::MAX_PLIES);
-        let first_guess = self
-            .solver
-            .proof_depth()
+        let first_guess = first
+            .depth
             .map_or(solver_length, |depth| (depth as usize).min(solver_length));
         let mut bound = (first_guess.min(u16::MAX as usize) as u16).clamp(1, max_plies.max(1)) | 1;
         let found = loop {
@@ -574,6 +600,77 @@ impl Checker {
         } else {
             Status::Sound
         };
+    }
+
+    /// Checks the problem again when the check came to its end with nodes left but its report
+    /// rests on drops proven neither useless nor defences (`unproven_drop`). The drops its
+    /// answers took for defences without proof (gathered in `unproven_met`) get more nodes,
+    /// round by round (`AIMED_TRY_NODES`); whenever some are settled, the bounded search
+    /// forgets every failure that rested on such drops, and the check after the first proof
+    /// runs again, meeting the drops still left. A run that comes to its end replaces the
+    /// report; one that runs out leaves it as it was, but for its length, which it may have
+    /// made sure.
+    fn check_again(&mut self, pos: &mut Position, limits: &CheckLimits, report: &mut Report) {
+        for cap in AIMED_TRY_NODES {
+            if self.aborted || !self.unproven_drop || report.length.is_none() {
+                return;
+            }
+            if !self.settle_unproven_met(cap) {
+                continue;
+            }
+            self.bounded.forget_unsure_failures();
+            self.lines.clear();
+            self.unproven_drop = false;
+            self.unproven_met.clear();
+            self.unproven_seen.clear();
+            let mut again = Report::new(report.sfen.clone());
+            again.length_at_most = self
+                .first_proof
+                .as_ref()
+                .and_then(|f| f.length_at_most.clone());
+            self.examine(pos, limits, &mut again);
+            if self.aborted {
+                if again.length == report.length && again.length_sure {
+                    report.length_sure = true;
+                }
+                return;
+            }
+            *report = again;
+        }
+    }
+
+    /// Tries the drops in `unproven_met` once more, with `cap` nodes each; those left unsettled
+    /// stay. Whether one was settled.
+    fn settle_unproven_met(&mut self, cap: u64) -> bool {
+        let mut settled = false;
+        for (mut p, r) in std::mem::take(&mut self.unproven_met) {
+            let key = (p.key(), r);
+            if self.aborted {
+                break;
+            }
+            match self.useless.get(&key) {
+                Some(Interposition::Unproven) => {}
+                // Settled since.
+                Some(_) => {
+                    settled = true;
+                    continue;
+                }
+                // Left unanswered when the budget ran out.
+                None => continue,
+            }
+            let positions = muda::positions_without_the_piece(&mut p, r);
+            let i = match self.proves_one(positions, cap, Some(r.dropped())) {
+                Some(Solved::OneMated) => Interposition::Useless,
+                Some(Solved::NoneMated) => Interposition::Defence,
+                _ => {
+                    self.unproven_met.push((p, r));
+                    continue;
+                }
+            };
+            self.useless.insert(key, i);
+            settled = true;
+        }
+        settled
     }
 
     /// When the exact distance runs out, the bounded search may have proven a mate within
@@ -1432,7 +1529,11 @@ impl Oracle for Checker {
     }
 
     fn is_proven_defence(&mut self, pos: &Position, r: Move) -> bool {
-        Checker::is_proven_defence(self, pos, r)
+        let proven = Checker::is_proven_defence(self, pos, r);
+        if !proven && self.gather_unproven && self.unproven_seen.insert((pos.key(), r)) {
+            self.unproven_met.push((pos.clone(), r));
+        }
+        proven
     }
 
     fn tick(&mut self) -> bool {
@@ -1454,6 +1555,31 @@ impl Oracle for Checker {
 }
 
 impl Report {
+    /// The report on the problem `sfen` before anything is known.
+    fn new(sfen: String) -> Report {
+        Report {
+            sfen,
+            status: Status::Unknown,
+            reason: None,
+            main_line: Vec::new(),
+            length: None,
+            length_at_most: None,
+            length_sure: false,
+            spare: Hand::EMPTY,
+            cooks: Vec::new(),
+            last_move_alternatives: Vec::new(),
+            promotion_choices: Vec::new(),
+            drop_choices: Vec::new(),
+            detours: Vec::new(),
+            transpositions: Vec::new(),
+            equal_variations: Vec::new(),
+            early_mates: Vec::new(),
+            refutations: Vec::new(),
+            incomplete: false,
+            intended: None,
+            nodes: 0,
+        }
+    }
     /// The lists of moves found at attacker turns of the main line: 余詰 and the minor twins,
     /// 迂回 and 手順前後.
     fn attacker_alternatives_mut(&mut self) -> [&mut Vec<Alternative>; 6] {
