@@ -840,6 +840,28 @@ fn a_check_that_rests_on_unsettled_drops_is_made_again_with_them_settled() {
     assert_eq!(r.length, Some(21));
 }
 
+/// 将棋無双 81 (`muso081` in tests/data/tsume_classics.tsv): 23 plies.
+const MUSO081: &str = "9/2+B1s4/2n3r2/3n1p3/Gb1P5/9/1P1kS+p3/1+R2N4/3N5 b 3g2s4l14p 1";
+
+#[test]
+fn a_main_line_chosen_among_defences_one_of_them_unsettled_is_made_again() {
+    // The first check comes to its end with a length on proofs alone, but sound only if every
+    // interposition taken for a defence is one. What that rests on includes a drop among the
+    // longest defences where the main line is chosen (what is left in hand at the end rests
+    // on that choice), which the walk of the main line tells of, not the bounded search: left
+    // out of the drops tried again, the check made again stays "sound if". (As the command
+    // line gives by default: no exact lengths of 早詰.)
+    let limits = CheckLimits {
+        early_mates: false,
+        ..limits(5_000_000)
+    };
+    let r = check_problem(MUSO081, &limits).unwrap();
+    assert_eq!(r.status, Status::Sound, "{}", r.human(false));
+    assert!(r.length_sure);
+    assert_eq!(r.length, Some(23));
+    assert_eq!(verify_tsume_line(&full(MUSO081), &r.main_line), Ok(()));
+}
+
 #[test]
 fn the_budget_holds_to_the_node() {
     // At 300k nodes zuko043's check runs out after df-pn solves that spend the budget to the

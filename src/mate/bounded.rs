@@ -81,6 +81,10 @@ pub trait Oracle {
     fn is_proven_defence(&mut self, _pos: &Position, _r: Move) -> bool {
         true
     }
+    /// Told of each drop `r` in `pos`, not proven a defence, that a failure just found takes
+    /// for one and would be surer without: what an answer that rests on unproven drops rests
+    /// on (the oracle may try those drops again, with more nodes).
+    fn rests_on_unproven(&mut self, _pos: &Position, _r: Move) {}
     /// What an unbounded solver has settled of `pos`, whatever the path to it.
     fn known(&mut self, _pos: &Position) -> Option<Settled> {
         None
@@ -623,13 +627,15 @@ impl BoundedSearch {
             }
         } else {
             generate_legal(pos, &mut moves);
-            // Whether a reply is surely a defence, when some reply is taken for one.
-            let mut surely_defended = true;
+            // The reply taken for a defence, when it is a drop not proven one.
+            let mut unproven_defence = None;
             let all_useless = moves.iter().all(|&r| muda::may_be_useless(pos, r))
                 && match moves.iter().find(|&&r| !self.is_useless(pos, r, oracle)) {
                     None => true,
                     Some(&r) => {
-                        surely_defended = oracle.is_proven_defence(pos, r);
+                        if !oracle.is_proven_defence(pos, r) {
+                            unproven_defence = Some(r);
+                        }
                         false
                     }
                 };
@@ -643,7 +649,13 @@ impl BoundedSearch {
             }
             if bound < 2 {
                 // Not mated, and the defender's distances are even: no mate within 1.
-                self.fail(place, 2, if surely_defended { 2 } else { 0 });
+                match unproven_defence {
+                    None => self.fail(place, 2, 2),
+                    Some(r) => {
+                        oracle.rests_on_unproven(pos, r);
+                        self.fail(place, 2, 0);
+                    }
+                }
                 return;
             }
             if bound < 4 {
@@ -771,6 +783,11 @@ impl BoundedSearch {
                 }
                 let (none_within, sure_within) = self.failure_depth(&children, or_node);
                 debug_assert!(none_within > bound);
+                if !or_node && sure_within < none_within {
+                    for c in refuting(&children).filter(|c| c.unproven) {
+                        oracle.rests_on_unproven(pos, c.mv);
+                    }
+                }
                 self.fail(place, none_within, sure_within);
                 return;
             }
@@ -878,6 +895,7 @@ impl BoundedSearch {
                     None => true,
                     Some(&r) => {
                         if !oracle.is_proven_defence(pos, r) {
+                            oracle.rests_on_unproven(pos, r);
                             answer = AtOnce::NoMateUnlessADropIsUseless;
                         }
                         false
@@ -967,6 +985,9 @@ impl BoundedSearch {
                         return Some(refuted(0, None));
                     }
                     let proven = !may_be_useless || oracle.is_proven_defence(pos, r);
+                    if !proven {
+                        oracle.rests_on_unproven(pos, r);
+                    }
                     return Some(refuted(d, proven.then_some(sure)));
                 }
             }
@@ -1185,6 +1206,55 @@ pub(super) mod tests {
 
         fn is_proven_defence(&mut self, _pos: &Position, _r: Move) -> bool {
             self.proven
+        }
+    }
+
+    /// An `Alike` that keeps the drops it is told a failure rests on.
+    struct Told {
+        alike: Alike,
+        drops: Vec<Move>,
+    }
+
+    impl Oracle for Told {
+        fn is_useless(&mut self, pos: &mut Position, r: Move) -> bool {
+            self.alike.is_useless(pos, r)
+        }
+
+        fn tick(&mut self) -> bool {
+            true
+        }
+
+        fn is_proven_defence(&mut self, pos: &Position, r: Move) -> bool {
+            self.alike.is_proven_defence(pos, r)
+        }
+
+        fn rests_on_unproven(&mut self, _pos: &Position, r: Move) {
+            self.drops.push(r);
+        }
+    }
+
+    /// An answer that rests on unproven drops has told the oracle of the drops it rests on
+    /// (which the checker tries again), at the last turns settled in place and in the main
+    /// search alike; one that rests on proven defences tells of none.
+    #[test]
+    fn the_drops_an_answer_rests_on_are_told() {
+        let mut pos = Position::from_sfen("R7k/7pp/9/9/9/9/9/9/9 w 3p 1").unwrap();
+        for bound in 0..=8 {
+            for proven in [false, true] {
+                let mut s = BoundedSearch::new(Color::Black);
+                let mut told = Told {
+                    alike: Alike {
+                        useless: false,
+                        proven,
+                    },
+                    drops: Vec::new(),
+                };
+                s.distance(&mut pos, bound, &mut told);
+                let flagged = s.took_an_unproven_drop();
+                assert_eq!(flagged, !proven, "within {bound}");
+                assert_eq!(told.drops.is_empty(), proven, "within {bound}");
+                assert!(told.drops.iter().all(|m| m.is_drop()));
+            }
         }
     }
 

@@ -271,9 +271,9 @@ struct Checker {
     /// Whether unsettled drops are tried again (always, but in a test that needs some left
     /// unsettled).
     retry_unsettled_drops: bool,
-    /// The drops that answers took for defences without proof, each once, gathered while
-    /// `gather_unproven` is set: what a report that rests on such drops rests on (see
-    /// [`Checker::check_again`]).
+    /// The drops not proven defences that failures found by the bounded search rest on (as
+    /// `Oracle::rests_on_unproven` tells them), each once, gathered while `gather_unproven` is
+    /// set: what a report that rests on such drops rests on (see [`Checker::check_again`]).
     unproven_met: Vec<(Position, Move)>,
     unproven_seen: HashSet<(u64, Move)>,
     gather_unproven: bool,
@@ -604,7 +604,7 @@ impl Checker {
 
     /// Checks the problem again when the check came to its end with nodes left but its report
     /// rests on drops proven neither useless nor defences (`unproven_drop`). The drops its
-    /// answers took for defences without proof (gathered in `unproven_met`) get more nodes,
+    /// failures rest on (gathered in `unproven_met`) get more nodes,
     /// round by round (`AIMED_TRY_NODES`); whenever some are settled, the bounded search
     /// forgets every failure that rested on such drops, and the check after the first proof
     /// runs again, meeting the drops still left. A run that comes to its end replaces the
@@ -615,7 +615,11 @@ impl Checker {
             if self.aborted || !self.unproven_drop || report.length.is_none() {
                 return;
             }
-            if !self.settle_unproven_met(cap) {
+            let settled = self.settle_unproven_met(cap);
+            if self.aborted {
+                return;
+            }
+            if !settled {
                 continue;
             }
             self.bounded.forget_unsure_failures();
@@ -1503,6 +1507,7 @@ impl Checker {
                 // One of the longest defences is a drop that may be useless after all: the
                 // choice among them (and so what is left in hand at the end) rests on it.
                 self.unproven_drop = true;
+                self.rests_on_unproven(pos, m);
             }
             if self.aborted {
                 return None;
@@ -1529,11 +1534,13 @@ impl Oracle for Checker {
     }
 
     fn is_proven_defence(&mut self, pos: &Position, r: Move) -> bool {
-        let proven = Checker::is_proven_defence(self, pos, r);
-        if !proven && self.gather_unproven && self.unproven_seen.insert((pos.key(), r)) {
+        Checker::is_proven_defence(self, pos, r)
+    }
+
+    fn rests_on_unproven(&mut self, pos: &Position, r: Move) {
+        if self.gather_unproven && self.unproven_seen.insert((pos.key(), r)) {
             self.unproven_met.push((pos.clone(), r));
         }
-        proven
     }
 
     fn tick(&mut self) -> bool {
