@@ -819,8 +819,8 @@ const ZUKO078: &str = "9/9/2l1Sn+B2/2+b1l1l2/6g2/3pkp3/1sR3R2/4+p4/3+p5 b 2NL3g2
 
 #[test]
 fn a_check_that_rests_on_unsettled_drops_is_made_again_with_them_settled() {
-    // The first check comes to its end after about 0.6M nodes, sound if every interposition it
-    // took for a defence is one: it could not prove some of them either way with the nodes the
+    // The first check comes to its end with nodes left, sound if every interposition it took
+    // for a defence is one: it could not prove some of them either way with the nodes the
     // first tries have. Those drops, tried again with more, are settled, and the check made
     // again rests on proofs alone. With 1M nodes the second check runs out, and the first
     // report stands. (As `hayate tsume check` without `--verbose`: no exact lengths of 早詰.)

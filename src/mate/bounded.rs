@@ -1325,7 +1325,7 @@ pub(super) mod tests {
         };
         assert_eq!(s.distance(&mut pos, 8, &mut proven), Some(Some(6)));
         assert!(!s.took_an_unproven_drop());
-        // A sure failure stays: a check by a rook alone, no drop to take for a defence.
+        // A sure failure stays: a rook alone, and no piece for the defender to drop.
         let mut alone = Position::from_sfen("R8/9/9/9/9/9/9/9/8k b - 1").unwrap();
         let mut s = BoundedSearch::new(Color::Black);
         assert_eq!(s.mates_within(&mut alone, 5, &mut proven), Some(false));

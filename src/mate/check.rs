@@ -32,9 +32,9 @@
 //! is never called sound. Once such drops counted as defences without a word, and the length
 //! depended on the order of the search: zuko047 was given 29 plies in one order and 27 (its
 //! published length) in another. A check that comes to its end with nodes left but rests on
-//! such drops tries the very drops its answers took for defences again, with more nodes, and
-//! is made again with what they settle ([`Checker::check_again`]): the first tries spend their
-//! share on whatever drops the searches meet, most of which no answer rests on.
+//! such drops tries the very drops its failures rest on again, with more nodes, and is made
+//! again with what they settle ([`Checker::check_again`]): the first tries spend their share
+//! on whatever drops the searches meet, most of which no answer rests on.
 //!
 //! Rules: the defender holds every piece that is neither on the board nor in the attacker's
 //! hand (the tsume convention), so the position is completed that way before checking. With
@@ -213,8 +213,8 @@ const USELESS_PROOF_NODES: u64 = 1_000;
 const USELESS_RETRY_NODES: [u64; 2] = [10_000, 100_000];
 const RETRY_SHARE: u64 = 10;
 
-/// Nodes for the tries, round by round, at the drops a finished check's answers took for
-/// defences without proof (see [`Checker::check_again`]).
+/// Nodes for the tries, round by round, at the unsettled drops a finished check's failures
+/// rest on (see [`Checker::check_again`]).
 const AIMED_TRY_NODES: [u64; 3] = [10_000, 100_000, 1_000_000];
 
 /// Nodes for the proof that every drop on a square is useless (such proofs that succeed took
@@ -604,12 +604,11 @@ impl Checker {
 
     /// Checks the problem again when the check came to its end with nodes left but its report
     /// rests on drops proven neither useless nor defences (`unproven_drop`). The drops its
-    /// failures rest on (gathered in `unproven_met`) get more nodes,
-    /// round by round (`AIMED_TRY_NODES`); whenever some are settled, the bounded search
-    /// forgets every failure that rested on such drops, and the check after the first proof
-    /// runs again, meeting the drops still left. A run that comes to its end replaces the
-    /// report; one that runs out leaves it as it was, but for its length, which it may have
-    /// made sure.
+    /// failures rest on (gathered in `unproven_met`) get more nodes, round by round
+    /// (`AIMED_TRY_NODES`); whenever some are settled, the bounded search forgets every failure
+    /// that rested on such drops, and the check after the first proof runs again, telling of
+    /// the drops still left. A run that comes to its end replaces the report; one that runs out
+    /// leaves it as it was, but for its length, which it may have made sure.
     fn check_again(&mut self, pos: &mut Position, limits: &CheckLimits, report: &mut Report) {
         for cap in AIMED_TRY_NODES {
             if self.aborted || !self.unproven_drop || report.length.is_none() {
@@ -1587,6 +1586,7 @@ impl Report {
             nodes: 0,
         }
     }
+
     /// The lists of moves found at attacker turns of the main line: 余詰 and the minor twins,
     /// 迂回 and 手順前後.
     fn attacker_alternatives_mut(&mut self) -> [&mut Vec<Alternative>; 6] {
