@@ -26,7 +26,7 @@
 //! without the piece), so every such drop is still refuted.
 //!
 //! A drop the solver proves neither useless nor a defence (no mate after any capture), within
-//! the nodes such questions get (`USELESS_PROOF_NODES`, then `USELESS_RETRY_NODES`), is taken for
+//! the nodes such questions get (`USELESS_PROOF_NODES`, then `AIMED_TRY_NODES`), is taken for
 //! a defence, and whatever rests on that says so: the length then has `length_sure` false (it is
 //! the length if those drops are defences; a useless one would make it shorter), and the problem
 //! is never called sound. Once such drops counted as defences without a word, and the length
@@ -157,7 +157,7 @@ pub struct Report {
     pub length_at_most: Option<(usize, Vec<Move>)>,
     /// Whether `length` rests on proofs alone. When not, it counts as defences some drops that
     /// the checker proved neither useless interpositions nor defences (see
-    /// `USELESS_RETRY_NODES`): it is the length if they are defences, and a drop that is
+    /// `Interposition::Unproven`): it is the length if they are defences, and a drop that is
     /// useless after all would make it shorter.
     pub length_sure: bool,
     /// 駒余り: what the attacker still holds at the end of the main line.
@@ -205,13 +205,6 @@ const MAX_REFUTATIONS: usize = 24;
 /// proof for the whole square, which takes most of these drops) 146 at 5M against 143 with
 /// 2,000, in 13% less CPU; no length changed.
 const USELESS_PROOF_NODES: u64 = 1_000;
-
-/// Nodes for the second and third tries at a drop that the first try neither proved useless nor
-/// proved a defence, and the share of the budget (one part in `RETRY_SHARE`) all such tries may
-/// take. Most such drops are defences whose disproof takes a few thousand nodes (a lone rook that
-/// checks the king around the board); an exact length may not rest on one left unsettled.
-const USELESS_RETRY_NODES: [u64; 2] = [10_000, 100_000];
-const RETRY_SHARE: u64 = 10;
 
 /// Nodes for the tries, round by round, at the unsettled drops a finished check's failures
 /// rest on (see [`Checker::check_again`]).
@@ -266,11 +259,6 @@ struct Checker {
     /// An answer of the bounded search rested on a drop neither proven useless nor proven a
     /// defence (see [`Interposition::Unproven`]) since this was last cleared.
     unproven_drop: bool,
-    /// The nodes spent on the later tries at unsettled drops (see `USELESS_RETRY_NODES`).
-    retry_nodes: u64,
-    /// Whether unsettled drops are tried again (always, but in a test that needs some left
-    /// unsettled).
-    retry_unsettled_drops: bool,
     /// The drops not proven defences that failures found by the bounded search rest on (as
     /// `Oracle::rests_on_unproven` tells them), each once, gathered while `gather_unproven` is
     /// set: what a report that rests on such drops rests on (see [`Checker::check_again`]).
@@ -300,7 +288,8 @@ enum Interposition {
     /// Proven a defence: no capture of it leads to a mate without the piece.
     Defence,
     /// Neither, within the nodes of its tries (`USELESS_PROOF_NODES`, then
-    /// `USELESS_RETRY_NODES`): taken for a defence, and whatever rests on it says so.
+    /// `AIMED_TRY_NODES` when a finished check rests on it): taken for a defence, and whatever
+    /// rests on it says so.
     Unproven,
 }
 
@@ -444,8 +433,6 @@ impl Checker {
             useless_squares: HashMap::new(),
             early_mates: true,
             unproven_drop: false,
-            retry_nodes: 0,
-            retry_unsettled_drops: true,
             unproven_met: Vec::new(),
             unproven_seen: HashSet::new(),
             gather_unproven: false,
@@ -1355,7 +1342,7 @@ impl Checker {
         if let Some(&i) = self.useless.get(&key) {
             return Some(i);
         }
-        let mut solved = match self.useless_square(pos, r) {
+        let solved = match self.useless_square(pos, r) {
             Some(true) => Some(Solved::OneMated),
             Some(false) => {
                 let positions = muda::positions_without_the_piece(pos, r);
@@ -1363,19 +1350,10 @@ impl Checker {
             }
             None => None,
         };
-        // Unsettled: tried again with more nodes, while the share for such tries lasts.
-        for cap in USELESS_RETRY_NODES {
-            if solved != Some(Solved::Unsettled)
-                || !self.retry_unsettled_drops
-                || self.retry_nodes >= self.budget / RETRY_SHARE
-            {
-                break;
-            }
-            let positions = muda::positions_without_the_piece(pos, r);
-            let before = self.nodes;
-            solved = self.proves_one(positions, cap, Some(r.dropped()));
-            self.retry_nodes += self.nodes - before;
-        }
+        // Unsettled, it is tried again with more nodes only if a finished check rests on it
+        // (`check_again`): tries while the check ran, at whatever unsettled drop it met (with a
+        // tenth of the budget, 10,000 and then 100,000 nodes each), cost more verdicts and
+        // lengths than they settled (benches/TSUME.md).
         let Some(solved) = solved else {
             return Some(Interposition::Unproven);
         };
@@ -2110,8 +2088,6 @@ mod tests {
         let mut unsure = 0;
         {
             let mut c = Checker::new(root.side_to_move(), u64::MAX);
-            // Drops left unsettled after one try, so that some answers rest on them.
-            c.retry_unsettled_drops = false;
             if solved {
                 assert!(matches!(
                     c.solve_within(&mut root.clone(), None, false),
