@@ -195,6 +195,17 @@ enum AtOnce {
     NoMateUnlessADropIsUseless,
 }
 
+/// Whether a defender in check has a defence (see [`BoundedSearch::defended`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Defended {
+    /// No reply, or only useless interpositions: mated under the convention.
+    Not,
+    /// By a reply that is surely a defence.
+    ByProven,
+    /// Only by this drop, which the oracle took for a defence without proof.
+    ByUnproven(Move),
+}
+
 /// A defender turn that the attacker does not mate at once after every defence (see
 /// [`BoundedSearch::mated_at_once_after_each`]).
 struct Refuted {
@@ -627,34 +638,23 @@ impl BoundedSearch {
             }
         } else {
             generate_legal(pos, &mut moves);
-            // The reply taken for a defence, when it is a drop not proven one.
-            let mut unproven_defence = None;
-            let all_useless = moves.iter().all(|&r| muda::may_be_useless(pos, r))
-                && match moves.iter().find(|&&r| !self.is_useless(pos, r, oracle)) {
-                    None => true,
-                    Some(&r) => {
-                        if !oracle.is_proven_defence(pos, r) {
-                            unproven_defence = Some(r);
-                        }
-                        false
-                    }
-                };
+            let defended = self.defended(pos, &moves, oracle);
             if self.aborted {
                 return;
             }
-            if all_useless {
+            if defended == Defended::Not {
                 // Mate, or only useless interpositions left: mate under the convention.
                 self.prove(place, 0);
                 return;
             }
             if bound < 2 {
                 // Not mated, and the defender's distances are even: no mate within 1.
-                match unproven_defence {
-                    None => self.fail(place, 2, 2),
-                    Some(r) => {
+                match defended {
+                    Defended::ByUnproven(r) => {
                         oracle.rests_on_unproven(pos, r);
                         self.fail(place, 2, 0);
                     }
+                    _ => self.fail(place, 2, 2),
                 }
                 return;
             }
@@ -861,6 +861,27 @@ impl BoundedSearch {
         }
     }
 
+    /// Whether the defender, to move in `pos` with `replies`, has a defence under the
+    /// convention: not when he has no reply or only drops the oracle proves useless. Only
+    /// when every reply is a drop that may be useless are they asked about, in order, up to
+    /// the first that is not proven useless. (The budget may run out while it asks: the caller
+    /// looks.)
+    fn defended(
+        &mut self,
+        pos: &mut Position,
+        replies: &MoveList,
+        oracle: &mut impl Oracle,
+    ) -> Defended {
+        if !replies.iter().all(|&r| muda::may_be_useless(pos, r)) {
+            return Defended::ByProven;
+        }
+        match replies.iter().find(|&&r| !self.is_useless(pos, r, oracle)) {
+            None => Defended::Not,
+            Some(&r) if oracle.is_proven_defence(pos, r) => Defended::ByProven,
+            Some(&r) => Defended::ByUnproven(r),
+        }
+    }
+
     /// Whether one of the `checks` in `pos` mates at once: the defender has no reply, or only
     /// useless interpositions.
     fn mate_at_once(
@@ -890,19 +911,13 @@ impl BoundedSearch {
             }
             replies.clear();
             generate_legal(pos, &mut replies);
-            let mated = replies.iter().all(|&r| muda::may_be_useless(pos, r))
-                && match replies.iter().find(|&&r| !self.is_useless(pos, r, oracle)) {
-                    None => true,
-                    Some(&r) => {
-                        if !oracle.is_proven_defence(pos, r) {
-                            oracle.rests_on_unproven(pos, r);
-                            answer = AtOnce::NoMateUnlessADropIsUseless;
-                        }
-                        false
-                    }
-                };
+            let defended = self.defended(pos, &replies, oracle);
+            if let Defended::ByUnproven(r) = defended {
+                oracle.rests_on_unproven(pos, r);
+                answer = AtOnce::NoMateUnlessADropIsUseless;
+            }
             pos.undo_move(m);
-            if mated {
+            if defended == Defended::Not {
                 return AtOnce::Mate;
             }
         }

@@ -304,6 +304,16 @@ enum Solved {
     Unsettled,
 }
 
+impl From<Solved> for Interposition {
+    fn from(s: Solved) -> Interposition {
+        match s {
+            Solved::OneMated => Interposition::Useless,
+            Solved::NoneMated => Interposition::Defence,
+            Solved::Unsettled => Interposition::Unproven,
+        }
+    }
+}
+
 /// An attacker turn of the main line, as [`Checker::examine_check`] sees it.
 #[derive(Clone, Copy)]
 struct Turn<'a> {
@@ -649,16 +659,13 @@ impl Checker {
                 None => continue,
             }
             let positions = muda::positions_without_the_piece(&mut p, r);
-            let i = match self.proves_one(positions, cap, Some(r.dropped())) {
-                Some(Solved::OneMated) => Interposition::Useless,
-                Some(Solved::NoneMated) => Interposition::Defence,
-                _ => {
-                    self.unproven_met.push((p, r));
-                    continue;
+            match self.proves_one(positions, cap, Some(r.dropped())) {
+                Some(s) if s != Solved::Unsettled => {
+                    self.useless.insert(key, s.into());
+                    settled = true;
                 }
-            };
-            self.useless.insert(key, i);
-            settled = true;
+                _ => self.unproven_met.push((p, r)),
+            }
         }
         settled
     }
@@ -1357,11 +1364,7 @@ impl Checker {
         let Some(solved) = solved else {
             return Some(Interposition::Unproven);
         };
-        let i = match solved {
-            Solved::OneMated => Interposition::Useless,
-            Solved::NoneMated => Interposition::Defence,
-            Solved::Unsettled => Interposition::Unproven,
-        };
+        let i = solved.into();
         self.useless.insert(key, i);
         Some(i)
     }
