@@ -187,6 +187,52 @@ fn unsound_classics_are_disproven_without_looping() {
     assert_eq!(solve(&mut small, muso089[1], 2_000_000), Verdict::NoMate);
 }
 
+/// A failure that rests on its path (a repetition) is never stored in the table; remembered
+/// under the path itself, the next visit along the same path takes it at once. The checker's
+/// solvers do (see `src/mate/path_failures.rs`): the disproofs of muso037 and muso089 take
+/// 395k and 355k nodes here against 653k and 495k, and the short problems keep their exact
+/// lengths. (Node counts are exact, so the margin asked for, a quarter, holds or fails alike
+/// on every machine.)
+#[test]
+fn failures_remembered_on_their_path_are_read_back_on_it() {
+    let text = include_str!("data/tsume_classics.tsv");
+    for name in ["muso037", "muso089"] {
+        let row = rows(text).into_iter().find(|r| r[0] == name).unwrap();
+        let mut plain = Solver::new(32);
+        assert_eq!(
+            solve(&mut plain, row[1], 2_000_000),
+            Verdict::NoMate,
+            "{name}"
+        );
+        let mut remembering = Solver::new(32);
+        remembering.remember_path_failures(4);
+        assert_eq!(
+            solve(&mut remembering, row[1], 2_000_000),
+            Verdict::NoMate,
+            "{name}"
+        );
+        assert!(
+            remembering.nodes() * 4 < plain.nodes() * 3,
+            "{name}: {} nodes remembering, {} without",
+            remembering.nodes(),
+            plain.nodes()
+        );
+    }
+    let mut solver = Solver::new(16);
+    solver.remember_path_failures(1);
+    for row in rows(include_str!("data/tsume_short.tsv")) {
+        let (name, plies, sfen) = (row[0], row[1].parse::<usize>().unwrap(), row[2]);
+        solver.clear();
+        match solve(&mut solver, sfen, 2_000_000) {
+            Verdict::Mate(line) => {
+                assert_eq!(line.len(), plies, "{name}: {line:?}");
+                check_line(sfen, &line);
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}
+
 #[test]
 fn a_pawn_drop_mate_does_not_count() {
     // P*1b would mate, but a pawn drop may not give mate, and nothing else mates.

@@ -862,6 +862,27 @@ fn a_main_line_chosen_among_defences_one_of_them_unsettled_is_made_again() {
     assert_eq!(verify_tsume_line(&full(MUSO081), &r.main_line), Ok(()));
 }
 
+/// 将棋図巧 52 (`zuko052` in tests/data/tsume_classics.tsv): 25 plies, sound.
+const ZUKO052: &str = "9/9/4p4/6nl1/2+p1S+r3/3LS2Gs/6kpB/2G4+p+B/4N+R3 b 2N2gs2l14p 1";
+
+#[test]
+fn a_drop_first_met_by_a_check_made_again_gets_every_try() {
+    // A check made again can rest on drops that the checks before it never met. The tries
+    // once went in three rounds, each at one cap for every drop, so drops first met by the
+    // check made after the last round got no try at all: zuko052 stayed "sound if every
+    // interposition taken for a defence is one" with 2.5M of its 5M nodes unspent. Each drop
+    // now goes through every cap of its own, and the rounds go on while one has a try left.
+    let limits = CheckLimits {
+        early_mates: false,
+        ..limits(5_000_000)
+    };
+    let r = check_problem(ZUKO052, &limits).unwrap();
+    assert_eq!(r.status, Status::Sound, "{}", r.human(false));
+    assert!(r.length_sure);
+    assert_eq!(r.length, Some(25));
+    assert_eq!(verify_tsume_line(&full(ZUKO052), &r.main_line), Ok(()));
+}
+
 #[test]
 fn the_budget_holds_to_the_node() {
     // At 300k nodes zuko043's check runs out after df-pn solves that spend the budget to the

@@ -206,9 +206,18 @@ const MAX_REFUTATIONS: usize = 24;
 /// 2,000, in 13% less CPU; no length changed.
 const USELESS_PROOF_NODES: u64 = 1_000;
 
-/// Nodes for the tries, round by round, at the unsettled drops a finished check's failures
-/// rest on (see [`Checker::check_again`]).
+/// Nodes for the tries at an unsettled drop a finished check's failures rest on, one try a
+/// round, each drop from the first cap on (see [`Checker::check_again`]).
 const AIMED_TRY_NODES: [u64; 3] = [10_000, 100_000, 1_000_000];
+
+/// The megabytes of the table in which the main solver remembers, after the first solve, the
+/// failures that rest on their path (`Solver::remember_path_failures`). On the 207 muso/zuko
+/// rows at 5M nodes it made muso063 flawed, gave muso067 its exact length and two more
+/// lengths their proofs, and changed no other report, in 1.5% fewer nodes (benches/TSUME.md).
+/// From the first solve on it did more (muso040 proven 不詰, muso014 and muso028 their lengths)
+/// but cost muso044 and muso058 their "sound": the first proof took more nodes. In the
+/// solvers of the drops' proofs and of the detours it changed next to nothing.
+const PATH_FAILURES_MB: usize = 8;
 
 /// Nodes for the proof that every drop on a square is useless (such proofs that succeed took
 /// 3 to 17 nodes on average on zuko007, zuko029 and muso086; a failure falls back to the proof
@@ -264,6 +273,9 @@ struct Checker {
     /// set: what a report that rests on such drops rests on (see [`Checker::check_again`]).
     unproven_met: Vec<(Position, Move)>,
     unproven_seen: HashSet<(u64, Move)>,
+    /// How many of `AIMED_TRY_NODES` each drop tried again has had (see
+    /// [`Checker::settle_unproven_met`]).
+    aimed_tries: HashMap<(u64, Move), usize>,
     gather_unproven: bool,
     /// What the df-pn solver's first proof gave, for the check to start from again.
     first_proof: Option<FirstProof>,
@@ -445,6 +457,7 @@ impl Checker {
             unproven_drop: false,
             unproven_met: Vec::new(),
             unproven_seen: HashSet::new(),
+            aimed_tries: HashMap::new(),
             gather_unproven: false,
             first_proof: None,
         }
@@ -453,6 +466,9 @@ impl Checker {
     fn run(&mut self, pos: &mut Position, limits: &CheckLimits, report: &mut Report) {
         // First the df-pn solver: a quick 不詰, or the proof that there is a mate.
         let verdict = self.solve_first(pos);
+        // What follows the first solve is mostly disproofs: the checks that do not mate, and
+        // the squares whose drops are not all useless (see `PATH_FAILURES_MB`).
+        self.solver.remember_path_failures(PATH_FAILURES_MB);
         let solver_length = match verdict {
             Verdict::NoMate => {
                 report.status = Status::NoMate;
@@ -601,22 +617,28 @@ impl Checker {
 
     /// Checks the problem again when the check came to its end with nodes left but its report
     /// rests on drops proven neither useless nor defences (`unproven_drop`). The drops its
-    /// failures rest on (gathered in `unproven_met`) get more nodes, round by round
-    /// (`AIMED_TRY_NODES`); whenever some are settled, the bounded search forgets every failure
-    /// that rested on such drops, and the check after the first proof runs again, telling of
-    /// the drops still left. A run that comes to its end replaces the report; one that runs out
-    /// leaves it as it was, but for its length, which it may have made sure.
+    /// failures rest on (gathered in `unproven_met`) get more nodes, round by round, each drop
+    /// the next of `AIMED_TRY_NODES` it has not had; whenever some are settled, the bounded
+    /// search forgets every failure that rested on such drops, and the check after the first
+    /// proof runs again, telling of the drops still left, which may be new ones: the rounds go
+    /// on while a drop has a try left. (With one cap a round for every drop, a drop first met
+    /// after the last round had no try: zuko052 stayed "sound if" with half its nodes left.)
+    /// A run that comes to its end replaces the report; one that runs out leaves it as it was,
+    /// but for its length, which it may have made sure.
     fn check_again(&mut self, pos: &mut Position, limits: &CheckLimits, report: &mut Report) {
-        for cap in AIMED_TRY_NODES {
+        loop {
             if self.aborted || !self.unproven_drop || report.length.is_none() {
                 return;
             }
-            let settled = self.settle_unproven_met(cap);
+            let (settled, more) = self.settle_unproven_met();
             if self.aborted {
                 return;
             }
             if !settled {
-                continue;
+                if more {
+                    continue;
+                }
+                return;
             }
             self.bounded.forget_unsure_failures();
             self.lines.clear();
@@ -639,10 +661,12 @@ impl Checker {
         }
     }
 
-    /// Tries the drops in `unproven_met` once more, with `cap` nodes each; those left unsettled
-    /// stay. Whether one was settled.
-    fn settle_unproven_met(&mut self, cap: u64) -> bool {
+    /// Tries the drops in `unproven_met` once more, each with the next of `AIMED_TRY_NODES` it
+    /// has not had yet; those left unsettled stay. Whether one was settled, and whether one
+    /// left has a try to come.
+    fn settle_unproven_met(&mut self) -> (bool, bool) {
         let mut settled = false;
+        let mut more = false;
         for (mut p, r) in std::mem::take(&mut self.unproven_met) {
             let key = (p.key(), r);
             if self.aborted {
@@ -658,16 +682,27 @@ impl Checker {
                 // Left unanswered when the budget ran out.
                 None => continue,
             }
+            let tries = self.aimed_tries.entry(key).or_insert(0);
+            let Some(&cap) = AIMED_TRY_NODES.get(*tries) else {
+                // Unsettled at the last cap: it stays as it is.
+                self.unproven_met.push((p, r));
+                continue;
+            };
+            *tries += 1;
+            let last = *tries == AIMED_TRY_NODES.len();
             let positions = muda::positions_without_the_piece(&mut p, r);
             match self.proves_one(positions, cap, Some(r.dropped())) {
                 Some(s) if s != Solved::Unsettled => {
                     self.useless.insert(key, s.into());
                     settled = true;
                 }
-                _ => self.unproven_met.push((p, r)),
+                _ => {
+                    more |= !last;
+                    self.unproven_met.push((p, r));
+                }
             }
         }
-        settled
+        (settled, more)
     }
 
     /// When the exact distance runs out, the bounded search may have proven a mate within

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use super::muda;
 use super::parents::{NodeId, ParentLinks};
+use super::path_failures::{self, PathFailure, PathFailures};
 use super::table::{MateTable, Probe, INF};
 use crate::attacks;
 use crate::bitboard::Bitboard;
@@ -162,6 +163,8 @@ struct Frame {
     base: usize,
     /// The child being searched (an index into [`Solver::children`]).
     searching: usize,
+    /// The key of the path from the root to this node (see `path_failures.rs`).
+    path: u64,
 }
 
 /// How far up the parent links the double-count search follows them.
@@ -217,6 +220,10 @@ pub struct Solver {
     avoided: Vec<u64>,
     /// Who is told how a long solve is going (see [`Solver::report_progress`]).
     reporter: Option<Reporter>,
+    /// Failures that rest on the path, by the path (see [`Solver::remember_path_failures`]).
+    path_failures: Option<PathFailures>,
+    /// The path key of the node being expanded, for its children's.
+    expanding_path: u64,
 }
 
 /// What [`Solver::report_progress`] was given.
@@ -277,6 +284,24 @@ impl Solver {
             board_keys: Vec::new(),
             avoided: Vec::new(),
             reporter: None,
+            path_failures: None,
+            expanding_path: path_failures::ROOT_PATH,
+        }
+    }
+
+    /// Has the solver remember, in a table of about `mb` megabytes, the failures that rest on
+    /// their path, each under its path, so that the next visit along the same path takes the
+    /// failure without searching down to the repetitions again (see `path_failures.rs`). For
+    /// solves that are mostly disproofs: the checker's proofs that a drop is a defence.
+    pub fn remember_path_failures(&mut self, mb: usize) {
+        self.path_failures = Some(PathFailures::new(mb));
+    }
+
+    /// A new search: the failures remembered on their paths no longer hold (another root,
+    /// depth limit or set of avoided positions).
+    fn forget_path_failures(&mut self) {
+        if let Some(pf) = &mut self.path_failures {
+            pf.new_search();
         }
     }
 
@@ -509,6 +534,7 @@ impl Solver {
 
     /// Searches the root until it is resolved or the limits run out.
     fn search_root(&mut self, pos: &mut Position) -> Outcome {
+        self.forget_path_failures();
         self.path.clear();
         self.children.clear();
         self.frames.clear();
@@ -547,6 +573,10 @@ impl Solver {
         for &m in moves {
             let board_key = pos.board_key_after(m);
             self.table.prefetch(self.salted(board_key));
+            if let Some(pf) = &self.path_failures {
+                let full = board_key ^ pos.hand_key_after(m);
+                pf.prefetch(path_failures::extend(self.expanding_path, full));
+            }
             self.board_keys.push(board_key);
         }
     }
@@ -599,6 +629,12 @@ impl Solver {
         self.links.prefetch(NodeId { key, hand });
         let start_nodes = self.nodes;
         let base = self.children.len();
+        let parent_path = self
+            .frames
+            .last()
+            .map_or(path_failures::ROOT_PATH, |f| f.path);
+        let path = path_failures::extend(parent_path, pos.key());
+        self.expanding_path = path;
         if or_node {
             self.expand_or(pos, ply);
         } else {
@@ -622,6 +658,7 @@ impl Solver {
             or_node,
             base,
             searching: base,
+            path,
         });
         // The children are read from the table once, at the expansion; after that only the
         // child searched changes, by what its search returns (as KomoringHeights' local
@@ -694,6 +731,15 @@ impl Solver {
         self.children.truncate(base);
         self.frames.pop();
         count_out(&mut self.path_boards, key);
+        if result.dn == 0 && result.path_dependent {
+            if let Some(pf) = &mut self.path_failures {
+                let failure = PathFailure {
+                    hand: result.resolved_hand,
+                    depth_cut: result.depth_cut,
+                };
+                pf.store(path, failure);
+            }
+        }
         if result.depth_cut {
             // No mate within the plies left: true for this node whatever the path to it, under
             // the key that counts those plies.
@@ -1039,14 +1085,23 @@ impl Solver {
         // The full key of the child: its board key (computed once) and its hands'.
         // Looked up once for both uses: boards on the path are rare, children are not.
         let board_on_path = self.path_boards.contains_key(&key);
-        if self.path.contains_key(&(board_key ^ pos.hand_key_after(m)))
-            || (board_on_path && self.inferior_to_path(key, hand))
-        {
+        let full = board_key ^ pos.hand_key_after(m);
+        if self.path.contains_key(&full) || (board_on_path && self.inferior_to_path(key, hand)) {
             c.pn = INF;
             c.dn = 0;
             c.path_dependent = true;
         } else {
             self.look_up_on(&mut c, ply, board_on_path);
+            if !c.is_resolved() {
+                let path = path_failures::extend(self.expanding_path, full);
+                if let Some(f) = self.path_failures.as_ref().and_then(|pf| pf.get(path)) {
+                    c.pn = INF;
+                    c.dn = 0;
+                    c.path_dependent = true;
+                    c.depth_cut = f.depth_cut;
+                    c.resolved_hand = f.hand;
+                }
+            }
         }
         c
     }
@@ -1637,7 +1692,9 @@ impl Solver {
         self.depth_limit = bound;
         let key = pos.key();
         self.enter(key);
+        self.forget_path_failures();
         let r = self.visit(pos, INF, INF, 0);
+        self.forget_path_failures();
         self.leave(key);
         self.line_nodes += self.nodes - saved.0;
         (self.nodes, self.aborted, self.limits, self.depth_limit) = saved;
@@ -2203,6 +2260,7 @@ mod tests {
                     or_node: true,
                     base: 0,
                     searching: 0,
+                    path: 0,
                 },
                 Frame {
                     id: id(a),
@@ -2210,6 +2268,7 @@ mod tests {
                     or_node: false,
                     base: 2,
                     searching: 2,
+                    path: 0,
                 },
             ];
             solver.path.insert(1, 1);
@@ -2379,6 +2438,7 @@ mod tests {
                 or_node: true,
                 base: 0,
                 searching: 0,
+                path: 0,
             });
             count_in(&mut solver.path_boards, key);
             let c = solver.child(&pos, back, pos.board_key_after(back), 3);

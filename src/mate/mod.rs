@@ -9,6 +9,7 @@ mod dfpn;
 mod muda;
 mod notation;
 mod parents;
+mod path_failures;
 mod table;
 mod workers;
 
