@@ -292,7 +292,7 @@ impl Solver {
     /// Has the solver remember, in a table of about `mb` megabytes, the failures that rest on
     /// their path, each under its path, so that the next visit along the same path takes the
     /// failure without searching down to the repetitions again (see `path_failures.rs`). For
-    /// solves that are mostly disproofs: the checker's proofs that a drop is a defence.
+    /// solves that are mostly disproofs: the checker's, after its first proof.
     pub fn remember_path_failures(&mut self, mb: usize) {
         self.path_failures = Some(PathFailures::new(mb));
     }
