@@ -82,15 +82,14 @@ fn mate_within(pos: &mut Position, plies: u32) -> bool {
     })
 }
 
-#[test]
-fn short_problems_are_solved_with_their_exact_length() {
-    let text = include_str!("data/tsume_short.tsv");
-    let mut solver = Solver::new(16);
+/// Solves every problem of tests/data/tsume_short.tsv with `solver` (cleared before each) and
+/// holds its line to the recorded length; the lengths, in order.
+fn solve_the_short_problems(solver: &mut Solver) -> Vec<usize> {
     let mut lengths = Vec::new();
-    for row in rows(text) {
+    for row in rows(include_str!("data/tsume_short.tsv")) {
         let (name, plies, sfen) = (row[0], row[1].parse::<usize>().unwrap(), row[2]);
         solver.clear();
-        match solve(&mut solver, sfen, 2_000_000) {
+        match solve(solver, sfen, 2_000_000) {
             Verdict::Mate(line) => {
                 assert_eq!(line.len(), plies, "{name}: {line:?}");
                 check_line(sfen, &line);
@@ -99,6 +98,12 @@ fn short_problems_are_solved_with_their_exact_length() {
         }
         lengths.push(plies);
     }
+    lengths
+}
+
+#[test]
+fn short_problems_are_solved_with_their_exact_length() {
+    let lengths = solve_the_short_problems(&mut Solver::new(16));
     for n in [1, 3, 5, 7, 9, 11] {
         assert!(lengths.contains(&n), "no {n}-ply problem");
     }
@@ -220,17 +225,7 @@ fn failures_remembered_on_their_path_are_read_back_on_it() {
     }
     let mut solver = Solver::new(16);
     solver.remember_path_failures(1);
-    for row in rows(include_str!("data/tsume_short.tsv")) {
-        let (name, plies, sfen) = (row[0], row[1].parse::<usize>().unwrap(), row[2]);
-        solver.clear();
-        match solve(&mut solver, sfen, 2_000_000) {
-            Verdict::Mate(line) => {
-                assert_eq!(line.len(), plies, "{name}: {line:?}");
-                check_line(sfen, &line);
-            }
-            other => panic!("{name}: {other:?}"),
-        }
-    }
+    solve_the_short_problems(&mut solver);
 }
 
 #[test]
