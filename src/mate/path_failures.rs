@@ -9,8 +9,8 @@
 //! in order), such a failure is true whenever it is read back: the same path forbids the same
 //! positions, at the same plies from the root.
 //!
-//! Where disproofs are most of the work it saves nodes: the solver's 不詰 (muso037 and muso040
-//! in about three fifths of them), the checker's alternatives. Where a first proof is wanted it
+//! Where disproofs are most of the work it saves nodes: the solver's 不詰 (muso037 in about half
+//! of them, muso040 in three fifths), the checker's alternatives. Where a first proof is wanted it
 //! did not pay: a failure read back on its path ends a search that might have found one that
 //! holds for every path, and would have been stored (benches/TSUME.md). So the solver uses it
 //! only when asked ([`Solver::remember_path_failures`](super::Solver::remember_path_failures)):
@@ -141,6 +141,7 @@ mod tests {
 
     #[test]
     fn a_failure_is_read_back_on_its_own_path_in_its_own_search_only() {
+        assert_eq!(std::mem::size_of::<Slot>(), 16);
         let mut t = PathFailures::new(1);
         let a = extend(extend(ROOT_PATH, 11), 22);
         let b = extend(extend(ROOT_PATH, 22), 11);
