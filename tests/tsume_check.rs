@@ -883,6 +883,25 @@ fn a_drop_first_met_by_a_check_made_again_gets_every_try() {
     assert_eq!(verify_tsume_line(&full(ZUKO052), &r.main_line), Ok(()));
 }
 
+/// 将棋図巧 74 (`zuko074` in tests/data/tsume_classics.tsv): 29 plies, sound.
+const ZUKO074: &str = "9/9/7s1/8p/2B+p1+PG1P/4+B2pL/7s1/+p1+r1k1p1G/3N3L1 b RS2gs3n2l11p 1";
+
+#[test]
+fn a_drop_unsettled_at_a_million_nodes_gets_what_the_budget_has_left() {
+    // One drop that zuko074's length-sure check rests on is unsettled after a try of 1M
+    // nodes; with three caps the check ended there, "sound if every interposition taken for a
+    // defence is one", with 2.5M nodes unspent. The last try takes what is left.
+    let limits = CheckLimits {
+        early_mates: false,
+        ..limits(5_000_000)
+    };
+    let r = check_problem(ZUKO074, &limits).unwrap();
+    assert_eq!(r.status, Status::Sound, "{}", r.human(false));
+    assert!(r.length_sure);
+    assert_eq!(r.length, Some(29));
+    assert_eq!(verify_tsume_line(&full(ZUKO074), &r.main_line), Ok(()));
+}
+
 #[test]
 fn the_budget_holds_to_the_node() {
     // At 300k nodes zuko043's check runs out after df-pn solves that spend the budget to the
