@@ -840,6 +840,21 @@ fn a_check_that_rests_on_unsettled_drops_is_made_again_with_them_settled() {
     assert_eq!(r.length, Some(21));
 }
 
+/// Checks `sfen` as the command line does by default (5M nodes, no exact lengths of 早詰) and
+/// holds it sound, with a length of `plies` that rests on proofs alone and a main line that
+/// checks move by move.
+fn assert_sound_at_the_default_budget(sfen: &str, plies: usize) {
+    let limits = CheckLimits {
+        early_mates: false,
+        ..limits(5_000_000)
+    };
+    let r = check_problem(sfen, &limits).unwrap();
+    assert_eq!(r.status, Status::Sound, "{}", r.human(false));
+    assert!(r.length_sure);
+    assert_eq!(r.length, Some(plies));
+    assert_eq!(verify_tsume_line(&full(sfen), &r.main_line), Ok(()));
+}
+
 /// 将棋無双 81 (`muso081` in tests/data/tsume_classics.tsv): 23 plies.
 const MUSO081: &str = "9/2+B1s4/2n3r2/3n1p3/Gb1P5/9/1P1kS+p3/1+R2N4/3N5 b 3g2s4l14p 1";
 
@@ -851,15 +866,7 @@ fn a_main_line_chosen_among_defences_one_of_them_unsettled_is_made_again() {
     // on that choice), which the walk of the main line tells of, not the bounded search: left
     // out of the drops tried again, the check made again stays "sound if". (As the command
     // line gives by default: no exact lengths of 早詰.)
-    let limits = CheckLimits {
-        early_mates: false,
-        ..limits(5_000_000)
-    };
-    let r = check_problem(MUSO081, &limits).unwrap();
-    assert_eq!(r.status, Status::Sound, "{}", r.human(false));
-    assert!(r.length_sure);
-    assert_eq!(r.length, Some(23));
-    assert_eq!(verify_tsume_line(&full(MUSO081), &r.main_line), Ok(()));
+    assert_sound_at_the_default_budget(MUSO081, 23);
 }
 
 /// 将棋図巧 52 (`zuko052` in tests/data/tsume_classics.tsv): 25 plies, sound.
@@ -872,15 +879,7 @@ fn a_drop_first_met_by_a_check_made_again_gets_every_try() {
     // check made after the last round got no try at all: zuko052 stayed "sound if every
     // interposition taken for a defence is one" with 2.5M of its 5M nodes unspent. Each drop
     // now goes through every cap of its own, and the rounds go on while one has a try left.
-    let limits = CheckLimits {
-        early_mates: false,
-        ..limits(5_000_000)
-    };
-    let r = check_problem(ZUKO052, &limits).unwrap();
-    assert_eq!(r.status, Status::Sound, "{}", r.human(false));
-    assert!(r.length_sure);
-    assert_eq!(r.length, Some(25));
-    assert_eq!(verify_tsume_line(&full(ZUKO052), &r.main_line), Ok(()));
+    assert_sound_at_the_default_budget(ZUKO052, 25);
 }
 
 /// 将棋図巧 74 (`zuko074` in tests/data/tsume_classics.tsv): 29 plies, sound.
@@ -891,15 +890,7 @@ fn a_drop_unsettled_at_a_million_nodes_gets_what_the_budget_has_left() {
     // One drop that zuko074's length-sure check rests on is unsettled after a try of 1M
     // nodes; with three caps the check ended there, "sound if every interposition taken for a
     // defence is one", with 2.5M nodes unspent. The last try takes what is left.
-    let limits = CheckLimits {
-        early_mates: false,
-        ..limits(5_000_000)
-    };
-    let r = check_problem(ZUKO074, &limits).unwrap();
-    assert_eq!(r.status, Status::Sound, "{}", r.human(false));
-    assert!(r.length_sure);
-    assert_eq!(r.length, Some(29));
-    assert_eq!(verify_tsume_line(&full(ZUKO074), &r.main_line), Ok(()));
+    assert_sound_at_the_default_budget(ZUKO074, 29);
 }
 
 #[test]

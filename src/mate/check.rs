@@ -276,9 +276,6 @@ struct Checker {
     /// set: what a report that rests on such drops rests on (see [`Checker::check_again`]).
     unproven_met: Vec<(Position, Move)>,
     unproven_seen: HashSet<(u64, Move)>,
-    /// How many of `AIMED_TRY_NODES` each drop tried again has had (see
-    /// [`Checker::settle_unproven_met`]).
-    aimed_tries: HashMap<(u64, Move), usize>,
     gather_unproven: bool,
     /// What the df-pn solver's first proof gave, for the check to start from again.
     first_proof: Option<FirstProof>,
@@ -304,8 +301,8 @@ enum Interposition {
     Defence,
     /// Neither, within the nodes of its tries (`USELESS_PROOF_NODES`, then
     /// `AIMED_TRY_NODES` when a finished check rests on it): taken for a defence, and whatever
-    /// rests on it says so.
-    Unproven,
+    /// rests on it says so. `aimed_tries` counts the tries of `AIMED_TRY_NODES` it has had.
+    Unproven { aimed_tries: u8 },
 }
 
 /// What the df-pn solves of a few positions (the defender to move) found.
@@ -324,7 +321,7 @@ impl From<Solved> for Interposition {
         match s {
             Solved::OneMated => Interposition::Useless,
             Solved::NoneMated => Interposition::Defence,
-            Solved::Unsettled => Interposition::Unproven,
+            Solved::Unsettled => Interposition::Unproven { aimed_tries: 0 },
         }
     }
 }
@@ -460,7 +457,6 @@ impl Checker {
             unproven_drop: false,
             unproven_met: Vec::new(),
             unproven_seen: HashSet::new(),
-            aimed_tries: HashMap::new(),
             gather_unproven: false,
             first_proof: None,
         }
@@ -675,8 +671,8 @@ impl Checker {
             if self.aborted {
                 break;
             }
-            match self.useless.get(&key) {
-                Some(Interposition::Unproven) => {}
+            let tries = match self.useless.get(&key) {
+                Some(&Interposition::Unproven { aimed_tries }) => aimed_tries as usize,
                 // Settled since.
                 Some(_) => {
                     settled = true;
@@ -684,15 +680,16 @@ impl Checker {
                 }
                 // Left unanswered when the budget ran out.
                 None => continue,
-            }
-            let tries = self.aimed_tries.entry(key).or_insert(0);
-            let Some(&cap) = AIMED_TRY_NODES.get(*tries) else {
+            };
+            let Some(&cap) = AIMED_TRY_NODES.get(tries) else {
                 // Unsettled at the last cap: it stays as it is.
                 self.unproven_met.push((p, r));
                 continue;
             };
-            *tries += 1;
-            let last = *tries == AIMED_TRY_NODES.len();
+            let aimed_tries = (tries + 1) as u8;
+            self.useless
+                .insert(key, Interposition::Unproven { aimed_tries });
+            let last = tries + 1 == AIMED_TRY_NODES.len();
             let positions = muda::positions_without_the_piece(&mut p, r);
             match self.proves_one(positions, cap, Some(r.dropped())) {
                 Some(s) if s != Solved::Unsettled => {
@@ -1356,7 +1353,7 @@ impl Checker {
     fn useless_for_reference(&mut self, pos: &mut Position, r: Move) -> bool {
         match self.interposition(pos, r) {
             Some(Interposition::Useless) => true,
-            Some(Interposition::Unproven) => self.unproven_is_useless,
+            Some(Interposition::Unproven { .. }) => self.unproven_is_useless,
             _ => false,
         }
     }
@@ -1400,7 +1397,7 @@ impl Checker {
         // tenth of the budget, 10,000 and then 100,000 nodes each), cost more verdicts and
         // lengths than they settled (benches/TSUME.md).
         let Some(solved) = solved else {
-            return Some(Interposition::Unproven);
+            return Some(Interposition::Unproven { aimed_tries: 0 });
         };
         let i = solved.into();
         self.useless.insert(key, i);

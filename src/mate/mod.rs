@@ -25,6 +25,14 @@ pub use dfpn::{
 };
 pub use notation::{japanese_line, ply_count};
 
+/// How many slots of `slot_bytes` a direct-mapped side table of about `mb` megabytes has: the
+/// largest power of two that fits (at least two), so that an index is a mask of the key.
+fn power_of_two_slots(mb: usize, slot_bytes: usize) -> usize {
+    let bytes = mb.max(1).saturating_mul(1 << 20);
+    let fits = (bytes / slot_bytes).max(2);
+    1usize << (usize::BITS - 1 - fits.leading_zeros())
+}
+
 /// Stack for a thread that runs the solver: long mates recurse deep.
 pub const SOLVER_STACK: usize = 1 << 30;
 

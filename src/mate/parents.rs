@@ -70,10 +70,7 @@ impl ParentLinks {
     /// A table of about `mb` megabytes (at least one slot). It is allocated on the first
     /// store, so a solver that never searches an open node costs nothing.
     pub fn new(mb: usize) -> ParentLinks {
-        let bytes = mb.max(1).saturating_mul(1 << 20);
-        let len = (bytes / std::mem::size_of::<Slot>()).max(2);
-        // The largest power of two that fits.
-        let len = 1usize << (usize::BITS - 1 - len.leading_zeros());
+        let len = super::power_of_two_slots(mb, std::mem::size_of::<Slot>());
         ParentLinks {
             slots: Vec::new(),
             mask: len - 1,

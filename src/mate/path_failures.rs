@@ -70,9 +70,7 @@ pub(super) fn extend(path: u64, full: u64) -> u64 {
 impl PathFailures {
     /// A table of about `mb` megabytes (at least two slots), allocated on the first store.
     pub fn new(mb: usize) -> PathFailures {
-        let bytes = mb.max(1).saturating_mul(1 << 20);
-        let len = (bytes / std::mem::size_of::<Slot>()).max(2);
-        let len = 1usize << (usize::BITS - 1 - len.leading_zeros());
+        let len = super::power_of_two_slots(mb, std::mem::size_of::<Slot>());
         PathFailures {
             slots: Vec::new(),
             mask: len - 1,
