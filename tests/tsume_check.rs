@@ -527,6 +527,39 @@ fn an_equally_long_defence_without_spare_is_a_minor_equal_variation() {
     assert!(r.human(false).contains("変同 (minor) at ply 2"));
 }
 
+/// muso081 from its 17th ply: 7 plies (▲5六角 △同と ▲8六桂 △8四玉 ▲6四龍 △9三玉 ▲9四龍).
+/// The interposition △6五銀 at ply 2 lasts as long and leaves nothing in hand (変同), but
+/// the checker settles whether it is a useless interposition only with more than its first
+/// 1,000 nodes: in the check made again.
+const MUSO081_FROM_PLY_17: &str = "9/2+B1s4/6r2/2k2p3/1n7/3+Rn4/1P2+p4/4N4/7B1 b 4g3sn4l15p 17";
+
+#[test]
+fn a_variation_by_a_drop_proven_neither_useless_nor_a_defence_says_so() {
+    let drop_at_ply_2 = |r: &Report| -> Alternative {
+        r.equal_variations
+            .iter()
+            .find(|a| a.ply == 2 && a.mv.to_string() == "S*6e")
+            .cloned()
+            .expect("the 変同 △6五銀 at ply 2")
+    };
+    // With 20,000 nodes the drop is left unsettled.
+    let short = check_problem(MUSO081_FROM_PLY_17, &limits(20_000)).unwrap();
+    assert_eq!(short.length, Some(7));
+    assert!(drop_at_ply_2(&short).unproven_interposition);
+    let king_move = short.equal_variations.iter().find(|a| a.ply == 6).unwrap();
+    assert!(!king_move.unproven_interposition);
+    assert!(short
+        .human(false)
+        .contains("(6 plies to mate; if the drop is a defence"));
+    assert!(short.json(false).contains("\"move\":\"S*6e\",\"line\":[\"S*6e\",\"5f6e\",\"7d8d\",\"N*9f\",\"8d9c\",\"S*8d\"],\"length\":6,\"unproven_interposition\":true"));
+    assert!(short.row().contains("変同 at 2?,6"));
+    // With the default budget the check made again proves it a defence.
+    let full_budget = check(MUSO081_FROM_PLY_17);
+    assert_eq!(full_budget.status, Status::Sound);
+    assert!(!drop_at_ply_2(&full_budget).unproven_interposition);
+    assert!(full_budget.row().contains("変同 at 2,6"));
+}
+
 #[test]
 fn no_mate_is_nomate_with_a_refutation_of_each_check() {
     let r = check(NOMATE);

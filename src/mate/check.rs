@@ -135,6 +135,11 @@ pub struct Alternative {
     /// Plies from the position before `ply` to the mate along the best play after `mv`, when
     /// known.
     pub length: Option<usize>,
+    /// A defence (変同, 早詰) that is a drop the checker took for a defence without proving it
+    /// one: within its nodes it proved neither that the drop is a useless interposition (no
+    /// defence under the convention, and so no variation at all) nor that it is not. Always
+    /// `false` at attacker turns.
+    pub unproven_interposition: bool,
 }
 
 /// The composer's verdict on one problem.
@@ -832,6 +837,7 @@ impl Checker {
                     mv: m,
                     line: sub,
                     length: Some(k as usize + 1),
+                    unproven_interposition: false,
                 }
             }),
             // At the last turn only a mate at once counts as an alternative.
@@ -845,6 +851,7 @@ impl Checker {
                         mv: m,
                         line,
                         length: None,
+                        unproven_interposition: false,
                     })
                 }
                 Some(None) => None,
@@ -934,11 +941,17 @@ impl Checker {
                 // No defence under the convention: neither 変同 nor 早詰.
                 continue;
             }
+            // A drop proven neither useless nor a defence is reported, and said to be unproven:
+            // left out, a 変同 that is one would be lost; given as sure, one that is not would
+            // be claimed (muso081's △6五銀 at ply 18 and zuko026's △2四香 at ply 10 were, in
+            // their first checks at 5M; the checks made again proved both defences). A minor
+            // finding, so no more nodes are spent on it.
             let a = Alternative {
                 ply,
                 mv: m,
                 line,
                 length: Some(k as usize + 1),
+                unproven_interposition: !self.is_proven_defence(p, m),
             };
             if k + 1 == left {
                 if spare == 0 && main_spare == 0 {
@@ -1702,9 +1715,15 @@ impl Report {
         }
         for (title, alts, no_length) in sections {
             for a in alts {
-                let len = a.length.map_or(no_length.to_string(), |n| {
+                let mut len = a.length.map_or(no_length.to_string(), |n| {
                     format!("{} to mate", ply_count(n))
                 });
+                if a.unproven_interposition {
+                    len.push_str(
+                        "; if the drop is a defence: it was proven neither a useless \
+                         interposition nor not one",
+                    );
+                }
                 s.push_str(&format!(
                     "{title} at ply {}: {} ({len})\n",
                     a.ply,
@@ -1799,11 +1818,12 @@ impl Report {
                 .iter()
                 .map(|a| {
                     format!(
-                        "{{\"ply\":{},\"move\":\"{}\",\"line\":{},\"length\":{}}}",
+                        "{{\"ply\":{},\"move\":\"{}\",\"line\":{},\"length\":{},\"unproven_interposition\":{}}}",
                         a.ply,
                         a.mv,
                         json_moves(&a.line),
-                        a.length.map_or("null".to_string(), |n| n.to_string())
+                        a.length.map_or("null".to_string(), |n| n.to_string()),
+                        a.unproven_interposition
                     )
                 })
                 .collect();
@@ -1873,7 +1893,17 @@ impl Report {
             ("変同", &self.equal_variations),
         ] {
             if !alts.is_empty() {
-                let plies: Vec<String> = alts.iter().map(|a| a.ply.to_string()).collect();
+                // `?`: a defence that is a drop proven neither useless nor a defence.
+                let plies: Vec<String> = alts
+                    .iter()
+                    .map(|a| {
+                        format!(
+                            "{}{}",
+                            a.ply,
+                            if a.unproven_interposition { "?" } else { "" }
+                        )
+                    })
+                    .collect();
                 flaws.push(format!("{name} at {}", plies.join(",")));
             }
         }
