@@ -372,7 +372,7 @@ const CHECK_HASH_MB: usize = 1;
 /// It is checked with a small node limit, with the defender's hand completed and as given, on
 /// a thread with the solver's deep stack. A report must keep its promises: a main line that
 /// replays as a mate under the convention, and every 余詰 and minor twin a mating line from its
-/// turn; sound only with the exact length, nothing to spare and every check looked at; flawed
+/// turn; an interposition left unproven only where a 変同 or 早詰 starts with a defender's drop; sound only with the exact length, nothing to spare and every check looked at; flawed
 /// only with the exact length and 駒余り or a 余詰; 不詰 without a main line; and what the
 /// finding on the intended line says of it (see `check_intended`). Its three printed forms
 /// must not fail.
@@ -450,9 +450,19 @@ fn check_report(r: &mate::Report) {
             p.do_move(m);
         }
         assert_eq!(a.line.first(), Some(&a.mv), "{}", r.sfen);
+        assert!(!a.unproven_interposition, "{}", r.sfen);
         if let Err(e) = mate::verify_tsume_line(&p, &a.line) {
             panic!("alternative at ply {} of {}: {e}", a.ply, r.sfen);
         }
+    }
+    // Only a defender's drop can be an interposition left unproven.
+    for a in r.equal_variations.iter().chain(&r.early_mates) {
+        assert!(
+            a.ply % 2 == 0 && a.line.first() == Some(&a.mv),
+            "{}",
+            r.sfen
+        );
+        assert!(!a.unproven_interposition || a.mv.is_drop(), "{}", r.sfen);
     }
     if let Some(i) = &r.intended {
         check_intended(&pos, r, i);
