@@ -629,11 +629,17 @@ impl Solver {
         self.links.prefetch(NodeId { key, hand });
         let start_nodes = self.nodes;
         let base = self.children.len();
-        let parent_path = self
-            .frames
-            .last()
-            .map_or(path_failures::ROOT_PATH, |f| f.path);
-        let path = path_failures::extend(parent_path, pos.key());
+        // The path key is needed only where failures are remembered on their paths.
+        let path = match &self.path_failures {
+            Some(_) => {
+                let parent = self.frames.last();
+                path_failures::extend(
+                    parent.map_or(path_failures::ROOT_PATH, |f| f.path),
+                    pos.key(),
+                )
+            }
+            None => path_failures::ROOT_PATH,
+        };
         self.expanding_path = path;
         if or_node {
             self.expand_or(pos, ply);
@@ -1092,15 +1098,18 @@ impl Solver {
             c.path_dependent = true;
         } else {
             self.look_up_on(&mut c, ply, board_on_path);
-            if !c.is_resolved() {
-                let path = path_failures::extend(self.expanding_path, full);
-                if let Some(f) = self.path_failures.as_ref().and_then(|pf| pf.get(path)) {
-                    c.pn = INF;
-                    c.dn = 0;
-                    c.path_dependent = true;
-                    c.depth_cut = f.depth_cut;
-                    c.resolved_hand = f.hand;
+            let remembered = match &self.path_failures {
+                Some(pf) if !c.is_resolved() => {
+                    pf.get(path_failures::extend(self.expanding_path, full))
                 }
+                _ => None,
+            };
+            if let Some(f) = remembered {
+                c.pn = INF;
+                c.dn = 0;
+                c.path_dependent = true;
+                c.depth_cut = f.depth_cut;
+                c.resolved_hand = f.hand;
             }
         }
         c
