@@ -464,6 +464,25 @@ fn check_report(r: &mate::Report) {
         );
         assert!(!a.unproven_interposition || a.mv.is_drop(), "{}", r.sfen);
     }
+    // The drops a "sound if" report rests on, named by such a report only (and each such
+    // report names some): each a legal line from the problem that ends with a defender's drop
+    // against a check.
+    let sound_if = r
+        .reason
+        .as_deref()
+        .is_some_and(|why| why.starts_with("sound if every"));
+    assert_eq!(sound_if, !r.unsettled_drops.is_empty(), "{}", r.sfen);
+    for line in &r.unsettled_drops {
+        assert!(line.len() % 2 == 0, "{}", r.sfen);
+        let mut p = pos.clone();
+        for (i, &m) in line.iter().enumerate() {
+            assert!(p.is_legal(m), "unsettled drop's line of {}: {m}", r.sfen);
+            if i + 1 == line.len() {
+                assert!(p.in_check() && m.is_drop(), "{}: {m}", r.sfen);
+            }
+            p.do_move(m);
+        }
+    }
     if let Some(i) = &r.intended {
         check_intended(&pos, r, i);
     }

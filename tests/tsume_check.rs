@@ -564,6 +564,45 @@ fn a_variation_by_a_drop_proven_neither_useless_nor_a_defence_says_so() {
 }
 
 #[test]
+fn a_report_sound_but_for_unsettled_drops_names_them() {
+    // With 20,000 nodes four drops on 6五 after the first move are proven neither useless
+    // interpositions nor defences, and the report is "sound if" they are defences: it names
+    // them, each as the line from the problem that ends with it.
+    let short = check_problem(MUSO081_FROM_PLY_17, &limits(20_000)).unwrap();
+    assert_eq!(short.status, Status::Unknown);
+    assert!(sound_but_for_unproven_drops(&short), "{}", short.row());
+    let first = short.main_line[0];
+    let mut drops: Vec<String> = Vec::new();
+    for line in &short.unsettled_drops {
+        let (&drop, before) = line.split_last().unwrap();
+        assert_eq!(before, [first]);
+        // A legal line, and its last move a defender's drop between his king and the check.
+        let mut p = full(MUSO081_FROM_PLY_17);
+        for &m in before {
+            assert!(p.is_legal(m), "{m}");
+            p.do_move(m);
+        }
+        assert!(p.in_check() && drop.is_drop() && p.is_legal(drop), "{drop}");
+        drops.push(drop.to_string());
+    }
+    drops.sort();
+    assert_eq!(drops, ["L*6e", "N*6e", "P*6e", "S*6e"]);
+    assert!(short
+        .human(false)
+        .contains("  ply 2: after ply 1 of the main line, △6五歩  (P*6e)\n"));
+    assert!(short
+        .json(false)
+        .contains(&format!("[\"{first}\",\"P*6e\"]")));
+    assert!(short.row().ends_with("; unsettled drops at 2,2,2,2"));
+    // With the tests' 3M nodes every drop is settled and the problem is sound.
+    let full_budget = check(MUSO081_FROM_PLY_17);
+    assert_eq!(full_budget.status, Status::Sound);
+    assert!(full_budget.unsettled_drops.is_empty());
+    assert!(full_budget.json(false).contains("\"unsettled_drops\":[]"));
+    assert!(!full_budget.row().contains("unsettled drops"));
+}
+
+#[test]
 fn no_mate_is_nomate_with_a_refutation_of_each_check() {
     let r = check(NOMATE);
     assert_eq!(r.status, Status::NoMate);
@@ -927,6 +966,29 @@ fn a_drop_unsettled_at_a_million_nodes_gets_what_the_budget_has_left() {
     // nodes; with three caps the check ended there, "sound if every interposition taken for a
     // defence is one", with 2.5M nodes unspent. The last try takes what is left.
     assert_sound_at_the_default_budget(ZUKO074, 29);
+}
+
+#[test]
+fn a_report_whose_drop_was_proven_useless_after_it_is_no_longer_sound_if() {
+    // With 1M nodes (and no exact lengths of 早詰, as the command line) zuko074's first check
+    // comes to its end sound if its drops are defences. Two of them (△3五金 at ply 26 and
+    // △2六歩 at ply 28) are then proven useless interpositions, and the check made again runs
+    // out of nodes, so the first report stands: it took for defences what are none, and once
+    // still said "sound if every interposition taken for a defence is one".
+    let limits = CheckLimits {
+        early_mates: false,
+        ..limits(1_000_000)
+    };
+    let r = check_problem(ZUKO074, &limits).unwrap();
+    assert_eq!(r.status, Status::Unknown);
+    assert!(!sound_but_for_unproven_drops(&r), "{}", r.row());
+    assert!(r
+        .reason
+        .as_deref()
+        .is_some_and(|why| why.starts_with("a drop taken for a defence was proven a useless")));
+    assert!(r.unsettled_drops.is_empty());
+    assert_eq!(r.length, Some(29));
+    assert!(!r.length_sure);
 }
 
 #[test]

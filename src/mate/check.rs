@@ -196,10 +196,19 @@ pub struct Report {
     /// Some alternative at an attacker turn could not be settled (whether it mates, or, when it
     /// does, whether it keeps off the main line): a flawed verdict may miss further flaws.
     pub incomplete: bool,
+    /// When the report is sound only if some drops taken for defences are defences (the
+    /// reason says "sound if"): those drops, each as the line from the problem's position that
+    /// ends with it. A composer settles them by hand, or with more nodes.
+    pub unsettled_drops: Vec<Vec<Move>>,
     /// The composer's intended line (作意), when the problem came with one, held to the rules.
     pub intended: Option<Intended>,
     pub nodes: u64,
 }
+
+/// The reason of a report that is sound but for drops proven neither useless nor defences
+/// (listed in [`Report::unsettled_drops`]).
+const SOUND_IF: &str = "sound if every interposition taken for a defence is one: the checker \
+                        proved neither that one is useless nor that it is not";
 
 /// Checks past this many at the first move are not each refuted for a 不詰 report.
 const MAX_REFUTATIONS: usize = 24;
@@ -395,6 +404,7 @@ pub fn check_with_intended(
     c.gather_unproven = true;
     c.run(&mut pos, limits, &mut report);
     c.check_again(&mut pos, limits, &mut report);
+    c.update_unsettled_drops(&problem, &mut report);
     c.gather_unproven = false;
     if !intended.is_empty() {
         c.budget = c.nodes.saturating_add(limits.nodes);
@@ -608,11 +618,8 @@ impl Checker {
             Status::Unknown
         } else if self.unproven_drop {
             // Sound is claimed only where it rests on proofs.
-            report.reason = Some(
-                "sound if every interposition taken for a defence is one: the checker proved \
-                 neither that one is useless nor that it is not"
-                    .into(),
-            );
+            report.reason = Some(SOUND_IF.into());
+            report.unsettled_drops = self.drops_rested_on();
             Status::Unknown
         } else {
             Status::Sound
@@ -708,6 +715,60 @@ impl Checker {
             }
         }
         (settled, more)
+    }
+
+    /// The drops gathered in `unproven_met`, each as the line from the problem's position
+    /// that ends with it, in the order of their plies.
+    fn drops_rested_on(&self) -> Vec<Vec<Move>> {
+        let mut lines: Vec<Vec<Move>> = self
+            .unproven_met
+            .iter()
+            .map(|(p, r)| {
+                let mut line = p.moves_played();
+                line.push(*r);
+                line
+            })
+            .collect();
+        lines.sort_by_key(|l| l.len());
+        lines
+    }
+
+    /// Brings a "sound if" report's drops up to date with the tries made after the report
+    /// (`check_again`'s, when its check made again ran out of nodes and left the report as it
+    /// was): a drop proven a defence since is no longer a condition, and one proven useless
+    /// means the report no longer stands (its lines took for a defence what is none).
+    fn update_unsettled_drops(&self, problem: &Position, report: &mut Report) {
+        if report.reason.as_deref() != Some(SOUND_IF) || report.unsettled_drops.is_empty() {
+            return;
+        }
+        let mut left = Vec::new();
+        let mut useless = false;
+        for line in std::mem::take(&mut report.unsettled_drops) {
+            let Some((&r, before)) = line.split_last() else {
+                continue;
+            };
+            let mut p = problem.clone();
+            for &m in before {
+                p.do_move(m);
+            }
+            match self.useless.get(&(p.key(), r)) {
+                Some(Interposition::Defence) => {}
+                Some(Interposition::Useless) => useless = true,
+                _ => left.push(line),
+            }
+        }
+        report.reason = Some(if useless {
+            "a drop taken for a defence was proven a useless interposition after the check, \
+             and the check made again ran out of nodes"
+                .into()
+        } else if left.is_empty() {
+            "the drops taken for defences were proven defences after the check, but the check \
+             made again ran out of nodes"
+                .into()
+        } else {
+            report.unsettled_drops = left;
+            return;
+        });
     }
 
     /// When the exact distance runs out, the bounded search may have proven a mate within
@@ -1611,6 +1672,7 @@ impl Report {
             early_mates: Vec::new(),
             refutations: Vec::new(),
             incomplete: false,
+            unsettled_drops: Vec::new(),
             intended: None,
             nodes: 0,
         }
@@ -1728,6 +1790,31 @@ impl Report {
                     "{title} at ply {}: {} ({len})\n",
                     a.ply,
                     jp(&self.main_line[..a.ply - 1], &a.line)
+                ));
+            }
+        }
+        if !self.unsettled_drops.is_empty() {
+            s.push_str(
+                "the drops proven neither useless interpositions nor defences that the verdict \
+                 rests on (sound if each is a defence):\n",
+            );
+            for line in &self.unsettled_drops {
+                // Most leave the main line late: its part is left out.
+                let k = line
+                    .iter()
+                    .zip(&self.main_line)
+                    .take_while(|(a, b)| a == b)
+                    .count()
+                    .min(line.len() - 1);
+                let from = if k == 0 {
+                    String::new()
+                } else {
+                    format!("after ply {k} of the main line, ")
+                };
+                s.push_str(&format!(
+                    "  ply {}: {from}{}\n",
+                    line.len(),
+                    jp(&line[..k], &line[k..])
                 ));
             }
         }
@@ -1867,6 +1954,8 @@ impl Report {
             self.incomplete,
             self.nodes
         );
+        let drops: Vec<String> = self.unsettled_drops.iter().map(|l| json_moves(l)).collect();
+        s.push_str(&format!(",\"unsettled_drops\":[{}]", drops.join(",")));
         if verbose {
             s.push_str(&format!(",\"early_mates\":{}", alts(&self.early_mates)));
         }
@@ -1912,6 +2001,14 @@ impl Report {
         }
         if let Some(r) = &self.reason {
             flaws.push(r.clone());
+        }
+        if !self.unsettled_drops.is_empty() {
+            let plies: Vec<String> = self
+                .unsettled_drops
+                .iter()
+                .map(|l| l.len().to_string())
+                .collect();
+            flaws.push(format!("unsettled drops at {}", plies.join(",")));
         }
         format!(
             "{}\t{}\t{}",

@@ -228,6 +228,17 @@ impl Position {
         &self.history
     }
 
+    /// The moves played since the position was set up, oldest first (null moves left out):
+    /// the line from the position as set up to this one.
+    pub fn moves_played(&self) -> Vec<Move> {
+        self.history
+            .iter()
+            .skip(1)
+            .chain(std::iter::once(&self.st))
+            .filter_map(|s| s.last_move)
+            .collect()
+    }
+
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
         self.st.checkers
