@@ -12,7 +12,8 @@ recorded lengths (name<TAB>plies, `#` comments), and prints in Markdown:
     above them;
   - why each flawed row is flawed: 駒余り with the pieces left, 余詰 with the plies of the
     attacker turns that have a second mating move (the minor flaws are counted, not listed);
-  - the rows left without an exact length, and why (the report's reason).
+  - the rows left without an exact length, and why (the report's reason), and the drops
+    each "sound if" row rests on.
 
     cargo build --release
     target/release/hayate tsume check --batch MZ --json --jobs 2 > reports.jsonl
@@ -136,6 +137,15 @@ def main():
     print(f"Unknown ({verdicts['unknown']}):")
     for reason, names in sorted(reasons.items(), key=lambda kv: -len(kv[1])):
         print(f"- {reason} ({len(names)}): {short(names)}")
+    # A "sound if" report names the drops it rests on (older reports lack the field).
+    drops = [(r["name"], r.get("unsettled_drops", [])) for r in reports]
+    drops = [(name, d) for name, d in drops if d]
+    if drops:
+        print()
+        print("The drops that the \"sound if\" rows rest on (how many, at which plies):")
+        for name, d in drops:
+            plies = sorted({len(line) for line in d})
+            print(f"- {name}: {len(d)} at {', '.join(map(str, plies))}")
 
 
 if __name__ == "__main__":
