@@ -968,6 +968,28 @@ fn a_drop_unsettled_at_a_million_nodes_gets_what_the_budget_has_left() {
     assert_sound_at_the_default_budget(ZUKO074, 29);
 }
 
+/// 将棋図巧 41 (`zuko041` in tests/data/tsume_classics.tsv): 23 plies, sound.
+const ZUKO041: &str = "9/4sp+P2/4S1G2/7+p1/1+p1p5/1+B1kp4/6Rg1/3Ps2N1/2+b6 b S3NPr2g4l10p 1";
+
+#[test]
+#[ignore = "about 8.4M nodes, 12 s in release here; run with --ignored"]
+fn a_larger_budget_gives_the_last_try_at_a_drop_more() {
+    // At 10M nodes (as at 20M) the first check is sound if a drop at ply 18 is a defence,
+    // which a try of 4M does not settle: with the last try fixed at 4M the check stopped
+    // there with millions of nodes unspent. Four fifths of the budget settle it.
+    on_a_big_stack(|| {
+        let limits = CheckLimits {
+            early_mates: false,
+            ..limits(10_000_000)
+        };
+        let r = check_problem(ZUKO041, &limits).unwrap();
+        assert_eq!(r.status, Status::Sound, "{}", r.human(false));
+        assert!(r.length_sure);
+        assert_eq!(r.length, Some(23));
+        assert_eq!(verify_tsume_line(&full(ZUKO041), &r.main_line), Ok(()));
+    });
+}
+
 #[test]
 fn a_report_whose_drop_was_proven_useless_after_it_is_no_longer_sound_if() {
     // With 1M nodes (and no exact lengths of 早詰, as the command line) zuko074's first check
