@@ -465,14 +465,26 @@ fn check_report(r: &mate::Report) {
         assert!(!a.unproven_interposition || a.mv.is_drop(), "{}", r.sfen);
     }
     // The drops a "sound if" report rests on, named by such a report only (and each such
-    // report names some): each a legal line from the problem that ends with a defender's drop
-    // against a check.
-    let sound_if = r
-        .reason
-        .as_deref()
-        .is_some_and(|why| why.starts_with("sound if every"));
-    assert_eq!(sound_if, !r.unsettled_drops.is_empty(), "{}", r.sfen);
-    for line in &r.unsettled_drops {
+    // report names some), and those proven useless after it, named with the reason that says
+    // so: each a legal line from the problem that ends with a defender's drop against a check.
+    let reason_starts = |start: &str| {
+        r.reason
+            .as_deref()
+            .is_some_and(|why| why.starts_with(start))
+    };
+    assert_eq!(
+        reason_starts("sound if every"),
+        !r.unsettled_drops.is_empty(),
+        "{}",
+        r.sfen
+    );
+    assert_eq!(
+        reason_starts("a drop taken for a defence was proven a useless"),
+        !r.drops_proven_useless.is_empty(),
+        "{}",
+        r.sfen
+    );
+    for line in r.unsettled_drops.iter().chain(&r.drops_proven_useless) {
         assert!(line.len() % 2 == 0, "{}", r.sfen);
         let mut p = pos.clone();
         for (i, &m) in line.iter().enumerate() {

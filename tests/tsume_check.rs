@@ -988,10 +988,10 @@ fn a_larger_budget_gives_the_last_try_at_a_drop_more() {
 #[test]
 fn a_report_whose_drop_was_proven_useless_after_it_is_no_longer_sound_if() {
     // With 1M nodes (and no exact lengths of 早詰, as the command line) zuko074's first check
-    // comes to its end sound if its drops are defences. Two of them (△3五金 at ply 26 and
+    // comes to its end sound if its drops are defences. Two of them (△3五金 at ply 24 and
     // △2六歩 at ply 28) are then proven useless interpositions, and the check made again runs
     // out of nodes, so the first report stands: it took for defences what are none, and once
-    // still said "sound if every interposition taken for a defence is one".
+    // still said "sound if every interposition taken for a defence is one". It names them.
     let limits = CheckLimits {
         early_mates: false,
         ..limits(1_000_000)
@@ -1006,6 +1006,29 @@ fn a_report_whose_drop_was_proven_useless_after_it_is_no_longer_sound_if() {
     assert!(r.unsettled_drops.is_empty());
     assert_eq!(r.length, Some(29));
     assert!(!r.length_sure);
+    let useless: Vec<(usize, String)> = r
+        .drops_proven_useless
+        .iter()
+        .map(|line| (line.len(), line.last().unwrap().to_string()))
+        .collect();
+    assert_eq!(
+        useless,
+        [(24, "G*3e".to_string()), (28, "P*2f".to_string())]
+    );
+    for line in &r.drops_proven_useless {
+        let mut p = full(ZUKO074);
+        for &m in line {
+            assert!(p.is_legal(m), "{m}");
+            p.do_move(m);
+        }
+    }
+    assert!(r.row().ends_with("; drops proven useless at 24,28"));
+    assert!(r
+        .json(false)
+        .contains("\"drops_proven_useless\":[[\"5f5g\""));
+    assert!(r.human(false).contains(
+        "the drops taken for defences and proven useless interpositions after the check"
+    ));
 }
 
 #[test]

@@ -137,15 +137,20 @@ def main():
     print(f"Unknown ({verdicts['unknown']}):")
     for reason, names in sorted(reasons.items(), key=lambda kv: -len(kv[1])):
         print(f"- {reason} ({len(names)}): {short(names)}")
-    # A "sound if" report names the drops it rests on (older reports lack the field).
-    drops = [(r["name"], r.get("unsettled_drops", [])) for r in reports]
-    drops = [(name, d) for name, d in drops if d]
-    if drops:
-        print()
-        print("The drops that the \"sound if\" rows rest on (how many, at which plies):")
-        for name, d in drops:
-            plies = sorted({len(line) for line in d})
-            print(f"- {name}: {len(d)} at {', '.join(map(str, plies))}")
+    # A "sound if" report names the drops it rests on, and one whose drops were proven
+    # useless after it names those (older reports lack the fields).
+    for field, title in [
+        ("unsettled_drops", "The drops that the \"sound if\" rows rest on"),
+        ("drops_proven_useless", "The drops proven useless after the check"),
+    ]:
+        drops = [(r["name"], r.get(field, [])) for r in reports]
+        drops = [(name, d) for name, d in drops if d]
+        if drops:
+            print()
+            print(f"{title} (how many, at which plies):")
+            for name, d in drops:
+                plies = sorted({len(line) for line in d})
+                print(f"- {name}: {len(d)} at {', '.join(map(str, plies))}")
 
 
 if __name__ == "__main__":

@@ -200,6 +200,10 @@ pub struct Report {
     /// reason says "sound if"): those drops, each as the line from the problem's position that
     /// ends with it. A composer settles them by hand, or with more nodes.
     pub unsettled_drops: Vec<Vec<Move>>,
+    /// When drops that such a report took for defences were proven useless interpositions
+    /// after it, and the check made again ran out of nodes (the reason says so): those drops,
+    /// as lines the same way. The report's lines through them may be too long.
+    pub drops_proven_useless: Vec<Vec<Move>>,
     /// The composer's intended line (作意), when the problem came with one, held to the rules.
     pub intended: Option<Intended>,
     pub nodes: u64,
@@ -209,6 +213,11 @@ pub struct Report {
 /// (listed in [`Report::unsettled_drops`]).
 const SOUND_IF: &str = "sound if every interposition taken for a defence is one: the checker \
                         proved neither that one is useless nor that it is not";
+
+/// The reason of a "sound if" report some of whose drops were proven useless after it (listed
+/// in [`Report::drops_proven_useless`]).
+const USELESS_SINCE: &str = "a drop taken for a defence was proven a useless interposition \
+                             after the check, and the check made again ran out of nodes";
 
 /// Checks past this many at the first move are not each refuted for a 不詰 report.
 const MAX_REFUTATIONS: usize = 24;
@@ -756,7 +765,7 @@ impl Checker {
             return;
         }
         let mut left = Vec::new();
-        let mut useless = false;
+        let mut useless = Vec::new();
         for line in std::mem::take(&mut report.unsettled_drops) {
             let Some((&r, before)) = line.split_last() else {
                 continue;
@@ -767,14 +776,13 @@ impl Checker {
             }
             match self.useless.get(&(p.key(), r)) {
                 Some(Interposition::Defence) => {}
-                Some(Interposition::Useless) => useless = true,
+                Some(Interposition::Useless) => useless.push(line),
                 _ => left.push(line),
             }
         }
-        report.reason = Some(if useless {
-            "a drop taken for a defence was proven a useless interposition after the check, \
-             and the check made again ran out of nodes"
-                .into()
+        report.reason = Some(if !useless.is_empty() {
+            report.drops_proven_useless = useless;
+            USELESS_SINCE.into()
         } else if left.is_empty() {
             "the drops taken for defences were proven defences after the check, but the check \
              made again ran out of nodes"
@@ -1687,6 +1695,7 @@ impl Report {
             refutations: Vec::new(),
             incomplete: false,
             unsettled_drops: Vec::new(),
+            drops_proven_useless: Vec::new(),
             intended: None,
             nodes: 0,
         }
@@ -1807,12 +1816,22 @@ impl Report {
                 ));
             }
         }
-        if !self.unsettled_drops.is_empty() {
-            s.push_str(
+        for (drops, title) in [
+            (
+                &self.unsettled_drops,
                 "the drops proven neither useless interpositions nor defences that the verdict \
-                 rests on (sound if each is a defence):\n",
-            );
-            for line in &self.unsettled_drops {
+                 rests on (sound if each is a defence)",
+            ),
+            (
+                &self.drops_proven_useless,
+                "the drops taken for defences and proven useless interpositions after the check \
+                 (the lines through them may be shorter)",
+            ),
+        ] {
+            if !drops.is_empty() {
+                s.push_str(&format!("{title}:\n"));
+            }
+            for line in drops {
                 // Most leave the main line late: its part is left out.
                 let k = line
                     .iter()
@@ -1968,8 +1987,13 @@ impl Report {
             self.incomplete,
             self.nodes
         );
-        let drops: Vec<String> = self.unsettled_drops.iter().map(|l| json_moves(l)).collect();
-        s.push_str(&format!(",\"unsettled_drops\":[{}]", drops.join(",")));
+        for (name, drops) in [
+            ("unsettled_drops", &self.unsettled_drops),
+            ("drops_proven_useless", &self.drops_proven_useless),
+        ] {
+            let lines: Vec<String> = drops.iter().map(|l| json_moves(l)).collect();
+            s.push_str(&format!(",\"{name}\":[{}]", lines.join(",")));
+        }
         if verbose {
             s.push_str(&format!(",\"early_mates\":{}", alts(&self.early_mates)));
         }
@@ -2016,13 +2040,14 @@ impl Report {
         if let Some(r) = &self.reason {
             flaws.push(r.clone());
         }
-        if !self.unsettled_drops.is_empty() {
-            let plies: Vec<String> = self
-                .unsettled_drops
-                .iter()
-                .map(|l| l.len().to_string())
-                .collect();
-            flaws.push(format!("unsettled drops at {}", plies.join(",")));
+        for (name, drops) in [
+            ("unsettled drops", &self.unsettled_drops),
+            ("drops proven useless", &self.drops_proven_useless),
+        ] {
+            if !drops.is_empty() {
+                let plies: Vec<String> = drops.iter().map(|l| l.len().to_string()).collect();
+                flaws.push(format!("{name} at {}", plies.join(",")));
+            }
         }
         format!(
             "{}\t{}\t{}",
