@@ -759,7 +759,8 @@ impl Checker {
     /// Brings a "sound if" report's drops up to date with the tries made after the report
     /// (`check_again`'s, when its check made again ran out of nodes and left the report as it
     /// was): a drop proven a defence since is no longer a condition, and one proven useless
-    /// means the report no longer stands (its lines took for a defence what is none).
+    /// means the report no longer stands (its lines took for a defence what is none): the
+    /// report then names those drops instead.
     fn update_unsettled_drops(&self, problem: &Position, report: &mut Report) {
         if report.reason.as_deref() != Some(SOUND_IF) || report.unsettled_drops.is_empty() {
             return;
