@@ -563,6 +563,22 @@ fn a_variation_by_a_drop_proven_neither_useless_nor_a_defence_says_so() {
     assert!(full_budget.row().contains("変同 at 2,6"));
 }
 
+/// Holds `line` to be legal from the problem `sfen` (the defender holding the rest) and to end
+/// with a defender's drop against a check, as a report names a drop.
+fn assert_a_drop_against_a_check(sfen: &str, line: &[Move]) {
+    let (&drop, before) = line.split_last().expect("a line with its drop");
+    let mut p = full(sfen);
+    for &m in before {
+        assert!(p.is_legal(m), "{m} in {}", usi(line));
+        p.do_move(m);
+    }
+    assert!(
+        p.in_check() && drop.is_drop() && p.is_legal(drop),
+        "{}",
+        usi(line)
+    );
+}
+
 #[test]
 fn a_report_sound_but_for_unsettled_drops_names_them() {
     // With 20,000 nodes four drops on 6五 after the first move are proven neither useless
@@ -576,13 +592,7 @@ fn a_report_sound_but_for_unsettled_drops_names_them() {
     for line in &short.unsettled_drops {
         let (&drop, before) = line.split_last().unwrap();
         assert_eq!(before, [first]);
-        // A legal line, and its last move a defender's drop between his king and the check.
-        let mut p = full(MUSO081_FROM_PLY_17);
-        for &m in before {
-            assert!(p.is_legal(m), "{m}");
-            p.do_move(m);
-        }
-        assert!(p.in_check() && drop.is_drop() && p.is_legal(drop), "{drop}");
+        assert_a_drop_against_a_check(MUSO081_FROM_PLY_17, line);
         drops.push(drop.to_string());
     }
     drops.sort();
@@ -1016,11 +1026,7 @@ fn a_report_whose_drop_was_proven_useless_after_it_is_no_longer_sound_if() {
         [(24, "G*3e".to_string()), (28, "P*2f".to_string())]
     );
     for line in &r.drops_proven_useless {
-        let mut p = full(ZUKO074);
-        for &m in line {
-            assert!(p.is_legal(m), "{m}");
-            p.do_move(m);
-        }
+        assert_a_drop_against_a_check(ZUKO074, line);
     }
     assert!(r.row().ends_with("; drops proven useless at 24,28"));
     assert!(r
