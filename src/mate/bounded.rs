@@ -1517,6 +1517,140 @@ pub(super) mod tests {
         }
     }
 
+    /// Plies to mate from `pos` within `bound` by a plain minimax: every check, every reply,
+    /// and every drop a defence (what the search plays by with an oracle that proves no drop
+    /// useless). Memoised on the position and the bound.
+    fn minimax(
+        pos: &mut Position,
+        bound: u16,
+        attacker: Color,
+        memo: &mut HashMap<(u64, u16), Option<u16>>,
+    ) -> Option<u16> {
+        if let Some(&d) = memo.get(&(pos.key(), bound)) {
+            return d;
+        }
+        let mut moves = MoveList::new();
+        let d = if pos.side_to_move() == attacker {
+            generate_checks(pos, &mut moves);
+            let mut best: Option<u16> = None;
+            for &m in moves.iter().filter(|_| bound > 0) {
+                pos.do_move(m);
+                if let Some(k) = minimax(pos, bound - 1, attacker, memo) {
+                    best = Some(best.map_or(k + 1, |b| b.min(k + 1)));
+                }
+                pos.undo_move(m);
+            }
+            best
+        } else {
+            generate_legal(pos, &mut moves);
+            let mut longest = Some(0);
+            for &r in moves.iter() {
+                if bound == 0 {
+                    longest = None;
+                    break;
+                }
+                pos.do_move(r);
+                let k = minimax(pos, bound - 1, attacker, memo);
+                pos.undo_move(r);
+                match k {
+                    Some(k) => longest = longest.map(|l: u16| l.max(k + 1)),
+                    None => {
+                        longest = None;
+                        break;
+                    }
+                }
+            }
+            longest
+        };
+        memo.insert((pos.key(), bound), d);
+        d
+    }
+
+    /// A random problem: the defender's king near his edge, a few pieces of both sides about
+    /// it, and a small hand for each; `None` when the SFEN is illegal or the king is in check.
+    fn random_problem(rng: &mut impl rand::Rng) -> Option<Position> {
+        let mut board = [['.'; 9]; 9];
+        board[rng.gen_range(0..2)][rng.gen_range(0..9)] = 'k';
+        let pieces = ['P', 'S', 'G', 'L', 'N', 'B', 'R', 'p', 's', 'g', 'n', 'b'];
+        for _ in 0..rng.gen_range(2..6) {
+            let (f, r) = (rng.gen_range(0..9), rng.gen_range(0..5));
+            if board[r][f] == '.' {
+                board[r][f] = pieces[rng.gen_range(0..pieces.len())];
+            }
+        }
+        let ranks: Vec<String> = board
+            .iter()
+            .map(|rank| {
+                let mut out = String::new();
+                let mut empty = 0;
+                for &c in rank {
+                    if c == '.' {
+                        empty += 1;
+                        continue;
+                    }
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                }
+                out
+            })
+            .collect();
+        let hands = ["G", "S", "GS", "2G", "GN", "BG", "RS", "N", "SP", "R"];
+        let hand = hands[rng.gen_range(0..hands.len())];
+        let defender = ["", "p", "g", "sp"][rng.gen_range(0..4)];
+        let board = ranks.join("/");
+        // Not legal with the attacker to move if the defender's king stands in check.
+        let as_defender = format!("{board} w {hand}{defender} 1");
+        if Position::from_sfen(&as_defender).ok()?.in_check() {
+            return None;
+        }
+        Position::from_sfen(&format!("{board} b {hand}{defender} 1")).ok()
+    }
+
+    /// The distances the search gives (with every drop a defence) are those of a plain
+    /// minimax, on random problems within 7 plies, and so are its answers to the bounds asked
+    /// upwards: the nodes settled in place near the bound's end and those searched best first
+    /// above them, and the table they share, give the same answers as the definition (a
+    /// failure stored as reaching farther than it does answers a larger bound wrongly).
+    #[test]
+    fn distances_agree_with_a_plain_minimax() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let bound = 7;
+        let (mut tried, mut mates, mut long_mates) = (0, 0, 0);
+        while tried < 600 {
+            let Some(mut pos) = random_problem(&mut rng) else {
+                continue;
+            };
+            tried += 1;
+            let mut memo = HashMap::new();
+            let expected = minimax(&mut pos, bound, Color::Black, &mut memo);
+            let mut s = BoundedSearch::new(Color::Black);
+            let got = s.distance(&mut pos, bound, &mut CountingOracle::default());
+            assert_eq!(got, Some(expected), "{}", pos.to_sfen());
+            // The bounds asked upwards with one table: a failure that claims to reach farther
+            // than it does would answer a larger bound wrongly.
+            let mut s = BoundedSearch::new(Color::Black);
+            for b in [1, 3, 5, 7] {
+                let mates = s.mates_within(&mut pos, b, &mut CountingOracle::default());
+                let expected = minimax(&mut pos, b, Color::Black, &mut memo).is_some();
+                assert_eq!(mates, Some(expected), "{} within {b}", pos.to_sfen());
+            }
+            mates += expected.is_some() as u32;
+            long_mates += expected.is_some_and(|d| d > 3) as u32;
+        }
+        // Enough mates, and of them enough longer than a mate settled in place.
+        assert!(
+            mates >= 60 && long_mates >= 15,
+            "{mates} mates, {long_mates} long"
+        );
+    }
+
     /// A distant rook's check that the king simply walks away from (a lone rook never mates):
     /// the drops between them (on 5三 and 5四, away from the king and uncovered) may be
     /// useless, but at the defender turns settled in place (bounds 2 and 3) the king's
