@@ -1531,34 +1531,38 @@ pub(super) mod tests {
         }
         let mut moves = MoveList::new();
         let d = if pos.side_to_move() == attacker {
+            // The quickest check that mates within the bound, if any.
             generate_checks(pos, &mut moves);
-            let mut best: Option<u16> = None;
-            for &m in moves.iter().filter(|_| bound > 0) {
+            let mut quickest: Option<u16> = None;
+            for &m in moves.iter().take_while(|_| bound > 0) {
                 pos.do_move(m);
-                if let Some(k) = minimax(pos, bound - 1, attacker, memo) {
-                    best = Some(best.map_or(k + 1, |b| b.min(k + 1)));
-                }
+                let k = minimax(pos, bound - 1, attacker, memo);
                 pos.undo_move(m);
+                quickest = match (quickest, k) {
+                    (Some(q), Some(k)) => Some(q.min(k + 1)),
+                    (q, k) => q.or(k.map(|k| k + 1)),
+                };
             }
-            best
+            quickest
         } else {
+            // The longest defence, if every one is mated within the bound (none: mated now).
             generate_legal(pos, &mut moves);
             let mut longest = Some(0);
             for &r in moves.iter() {
-                if bound == 0 {
+                let k = match bound {
+                    0 => None,
+                    _ => {
+                        pos.do_move(r);
+                        let k = minimax(pos, bound - 1, attacker, memo);
+                        pos.undo_move(r);
+                        k
+                    }
+                };
+                let Some(k) = k else {
                     longest = None;
                     break;
-                }
-                pos.do_move(r);
-                let k = minimax(pos, bound - 1, attacker, memo);
-                pos.undo_move(r);
-                match k {
-                    Some(k) => longest = longest.map(|l: u16| l.max(k + 1)),
-                    None => {
-                        longest = None;
-                        break;
-                    }
-                }
+                };
+                longest = longest.map(|l: u16| l.max(k + 1));
             }
             longest
         };
@@ -1637,10 +1641,12 @@ pub(super) mod tests {
             // than it does would answer a larger bound wrongly.
             let mut s = BoundedSearch::new(Color::Black);
             for b in [1, 3, 5, 7] {
-                let mates = s.mates_within(&mut pos, b, &mut CountingOracle::default());
-                let expected = minimax(&mut pos, b, Color::Black, &mut memo).is_some();
-                assert_eq!(mates, Some(expected), "{} within {b}", pos.to_sfen());
+                let answer = s.mates_within(&mut pos, b, &mut CountingOracle::default());
+                let mate = minimax(&mut pos, b, Color::Black, &mut memo).is_some();
+                assert_eq!(answer, Some(mate), "{} within {b}", pos.to_sfen());
             }
+            // Every drop was proven a defence, so no answer rests on one that was not.
+            assert!(!s.took_an_unproven_drop());
             mates += expected.is_some() as u32;
             long_mates += expected.is_some_and(|d| d > 3) as u32;
         }
