@@ -22,7 +22,9 @@
 //! whose hands cover the position's. The answers stay exact: a bound from another hand is a
 //! true bound, and a distance is claimed only once the proof and the disproof meet.
 //! Proof and disproof numbers are kept by the whole position and the bound they were computed
-//! for, and only guide the search.
+//! for, and only guide the search. Within the last few plies of a bound a node may be settled
+//! depth first instead, child after child (see [`DEPTH_FIRST_WITHIN`]), and the last plies of
+//! all are settled in place, without a node for each child.
 //!
 //! The rules are those of the checker's exhaustive search: every attacker move is a check; the
 //! defender's useless interpositions (無駄合, `muda.rs`) are no defence, so a defender turn whose
@@ -57,6 +59,12 @@ const NUMBER_CAP: u32 = INF - 2;
 
 /// No proof known (as a proof length).
 const NO_PROOF: u16 = u16::MAX;
+
+/// A node with at most this many plies left to its bound is settled depth first, one child
+/// after another ([`BoundedSearch::settle_depth_first`]), once the caller asks for it
+/// ([`BoundedSearch::depth_first_after`]): an attacker turn with a mate in three to find or rule
+/// out, and a defender turn four plies from the bound.
+const DEPTH_FIRST_WITHIN: u16 = 4;
 
 /// No mate at all (as `none_within`): the line runs out of checks, or the df-pn solver
 /// disproved it.
@@ -248,6 +256,10 @@ pub struct BoundedSearch {
     check_counts: CheckCounts,
     /// See [`BoundedSearch::took_an_unproven_drop`].
     unproven_drop: bool,
+    /// The nodes visited so far.
+    visits: u64,
+    /// From this many visits on, nodes near the bound's end are settled depth first.
+    depth_first_from: u64,
 }
 
 /// The number of the attacker's checks in positions after a defence (a defence's first
@@ -304,7 +316,15 @@ impl BoundedSearch {
             refuted_by: None,
             check_counts: CheckCounts::default(),
             unproven_drop: false,
+            visits: 0,
+            depth_first_from: u64::MAX,
         }
+    }
+
+    /// Settles the nodes near the bound's end depth first once `visits` more nodes have been
+    /// visited (`None`: never).
+    pub fn depth_first_after(&mut self, visits: Option<u64>) {
+        self.depth_first_from = visits.map_or(u64::MAX, |v| self.visits.saturating_add(v));
     }
 
     /// The exact number of plies to mate from `pos` (either side to move; at the defender's
@@ -607,6 +627,7 @@ impl BoundedSearch {
             self.aborted = true;
             return;
         }
+        self.visits += 1;
         let or_node = Some(pos.side_to_move()) == self.attacker;
         // At an attacker turn, the refutation of the last of its checks disproven, passed on
         // to the next check searched.
@@ -672,6 +693,10 @@ impl BoundedSearch {
                 }
                 return;
             }
+        }
+        if bound <= DEPTH_FIRST_WITHIN && self.visits >= self.depth_first_from {
+            self.settle_depth_first(pos, bound, &moves, killer, oracle);
+            return;
         }
         if !revisit {
             for &m in moves.iter() {
@@ -825,6 +850,161 @@ impl BoundedSearch {
                     killer = Some(r);
                 }
             }
+        }
+    }
+
+    /// Settles `pos` within `bound` plies by searching its `moves` (its checks or its replies)
+    /// one after another, each to its end: at an attacker turn until a check mates, at a
+    /// defender turn until a defence refutes surely (one whose failure rests on no drop taken
+    /// for a defence without proof; a refutation that is not sure is kept while the next
+    /// defences are tried for one that is, since a failure that is not sure costs "sound"
+    /// verdicts). The best-first search expands every check of an attacker turn before it
+    /// goes deeper into any (each a node, with its defences' checks counted), and at a
+    /// defender turn moves from one defence to another as their numbers pass each other.
+    /// Near the bound's end the subtrees are small and the defence with the fewest checks
+    /// after it nearly always refutes, so that breadth costs more than it finds (the nodes
+    /// and the verdicts measured are in benches/TSUME.md).
+    ///
+    /// The order: at an attacker turn the checks known to mate within the bound first, then as
+    /// generated; at a defender turn the `killer` (see `search`) and the defences after which a
+    /// shorter mate is already ruled out first, then by the number of the attacker's checks
+    /// after each, those known mated last but one, and the drops that may be useless last (a
+    /// refutation by any other defence spares the proof that they are useless). What is
+    /// learnt goes to the table as the best-first search would have stored it: an attacker
+    /// turn's failure reaches as far as its shortest-reaching check's, a defender turn's as
+    /// far as its farthest-reaching refutation's, and surely as far as its farthest-reaching
+    /// proven one's.
+    fn settle_depth_first(
+        &mut self,
+        pos: &mut Position,
+        bound: u16,
+        moves: &MoveList,
+        killer: Option<Move>,
+        oracle: &mut impl Oracle,
+    ) {
+        let key = pos.key();
+        let place = self.place(pos);
+        let or_node = Some(pos.side_to_move()) == self.attacker;
+        let child_bound = bound - 1;
+        for &m in moves.iter() {
+            oracle.prefetch_after(pos, m);
+        }
+        // (rank, move, a drop that may be useless), sorted by rank.
+        let mut order: Vec<(u32, Move, bool)> = Vec::with_capacity(moves.len());
+        for &m in moves.iter() {
+            let may_be_useless = !or_node && muda::may_be_useless(pos, m);
+            pos.do_move(m);
+            let child_place = self.place(pos);
+            self.import(pos, child_place, oracle);
+            let known = self.lookup(child_place);
+            let rank = if or_node {
+                u32::from(known.proof > child_bound)
+            } else if may_be_useless {
+                u32::MAX
+            } else if Some(m) == killer || known.none_within > child_bound {
+                0
+            } else if known.proof <= child_bound {
+                u32::MAX - 1
+            } else if known.none_within > 1 {
+                1
+            } else {
+                1 + self.check_counts.count(pos, pos.key())
+            };
+            pos.undo_move(m);
+            order.push((rank, m, may_be_useless));
+        }
+        order.sort_by_key(|&(rank, _, _)| rank);
+        let beyond = |d: u16| match d {
+            NEVER => NEVER,
+            d => d.saturating_add(1).min(NEVER - 1),
+        };
+        let mut killer = if or_node { None } else { killer };
+        // An attacker turn's failure reaches as far as its shortest-reaching check's.
+        let (mut none_within, mut sure_within) = (NEVER, NEVER);
+        // A defender turn's proof is as long as its longest defence's.
+        let mut longest = 0;
+        // A defender turn's failure: how far its refutations reach, how far the proven ones
+        // surely do, and the drops not proven defences among them.
+        let mut refuted: Option<(u16, Option<u16>)> = None;
+        let mut unproven = Vec::new();
+        for &(_, m, may_be_useless) in &order {
+            // Once refuted, a drop that may be useless is not worth its question.
+            if refuted.is_some() && may_be_useless {
+                continue;
+            }
+            pos.do_move(m);
+            let child_place = self.place(pos);
+            let child_key = pos.key();
+            let mut known = self.lookup(child_place);
+            if !known.settles(child_bound) {
+                let pass = if or_node { killer } else { None };
+                self.search(pos, child_bound, INF - 1, INF - 1, pass, oracle);
+                if self.aborted {
+                    pos.undo_move(m);
+                    return;
+                }
+                known = self.lookup(child_place);
+            }
+            pos.undo_move(m);
+            if or_node {
+                if known.proof <= child_bound {
+                    self.prove(place, known.proof + 1);
+                    return;
+                }
+                none_within = none_within.min(known.none_within);
+                sure_within = sure_within.min(known.sure_within);
+                // The defence that refuted this check, first for the next.
+                if let Some((k, r)) = self.refuted_by {
+                    if k == child_key {
+                        killer = Some(r);
+                    }
+                }
+                continue;
+            }
+            if known.proof <= child_bound {
+                longest = longest.max(known.proof);
+                continue;
+            }
+            let mut proven = true;
+            if may_be_useless {
+                if self.is_useless(pos, m, oracle) {
+                    continue;
+                }
+                if self.aborted {
+                    return;
+                }
+                proven = oracle.is_proven_defence(pos, m);
+            }
+            if refuted.is_none() {
+                self.refuted_by = Some((key, m));
+            }
+            if !proven {
+                unproven.push(m);
+            }
+            let sure = proven.then_some(known.sure_within);
+            let (none, best_sure) = refuted.unwrap_or((0, None));
+            refuted = Some((none.max(known.none_within), best_sure.max(sure)));
+            // A refutation that rests on drops not proven defences (its own, or some below
+            // it) is not the end: the best-first search would often have found another
+            // defence that refutes surely among those it had searched, and a failure that is
+            // not sure costs "sound" verdicts. The next defences are tried for one that is.
+            if sure == Some(known.none_within) {
+                break;
+            }
+        }
+        match refuted {
+            _ if or_node => self.fail(place, beyond(none_within), beyond(sure_within)),
+            Some((none, sure)) => {
+                let sure = sure.map_or(0, beyond);
+                if sure < beyond(none) {
+                    for &r in &unproven {
+                        oracle.rests_on_unproven(pos, r);
+                    }
+                }
+                self.fail(place, beyond(none), sure);
+            }
+            // Every defence mated, or a useless interposition.
+            None => self.prove(place, longest + 1),
         }
     }
 
@@ -1634,19 +1814,24 @@ pub(super) mod tests {
             tried += 1;
             let mut memo = HashMap::new();
             let expected = minimax(&mut pos, bound, Color::Black, &mut memo);
-            let mut s = BoundedSearch::new(Color::Black);
-            let got = s.distance(&mut pos, bound, &mut CountingOracle::default());
-            assert_eq!(got, Some(expected), "{}", pos.to_sfen());
-            // The bounds asked upwards with one table: a failure that claims to reach farther
-            // than it does would answer a larger bound wrongly.
-            let mut s = BoundedSearch::new(Color::Black);
-            for b in [1, 3, 5, 7] {
-                let answer = s.mates_within(&mut pos, b, &mut CountingOracle::default());
-                let mate = minimax(&mut pos, b, Color::Black, &mut memo).is_some();
-                assert_eq!(answer, Some(mate), "{} within {b}", pos.to_sfen());
+            // Best first throughout, and depth first near the bound's end from the start.
+            for depth_first in [None, Some(0)] {
+                let mut s = BoundedSearch::new(Color::Black);
+                s.depth_first_after(depth_first);
+                let got = s.distance(&mut pos, bound, &mut CountingOracle::default());
+                assert_eq!(got, Some(expected), "{} {depth_first:?}", pos.to_sfen());
+                // The bounds asked upwards with one table: a failure that claims to reach
+                // farther than it does would answer a larger bound wrongly.
+                let mut s = BoundedSearch::new(Color::Black);
+                s.depth_first_after(depth_first);
+                for b in [1, 3, 5, 7] {
+                    let answer = s.mates_within(&mut pos, b, &mut CountingOracle::default());
+                    let mate = minimax(&mut pos, b, Color::Black, &mut memo).is_some();
+                    assert_eq!(answer, Some(mate), "{} within {b}", pos.to_sfen());
+                }
+                // Every drop was proven a defence, so no answer rests on one that was not.
+                assert!(!s.took_an_unproven_drop());
             }
-            // Every drop was proven a defence, so no answer rests on one that was not.
-            assert!(!s.took_an_unproven_drop());
             mates += expected.is_some() as u32;
             long_mates += expected.is_some_and(|d| d > 3) as u32;
         }
@@ -1678,15 +1863,17 @@ pub(super) mod tests {
 
     /// A lone rook's check of a king in the open, the defender to move: every king step
     /// refutes it. The killer passed down is the one tried first, so it is the refutation
-    /// found, at a defender turn searched (bound 5) and at one settled in place (bound 3);
-    /// without a killer the search would pick another.
+    /// found, at a defender turn searched best first (bound 5), depth first (bound 4, see
+    /// [`DEPTH_FIRST_WITHIN`]) and at one settled in place (bound 3); without a killer the
+    /// search would pick another.
     #[test]
     fn the_killer_is_the_first_defence_tried() {
         let sfen = "9/9/9/9/4k4/9/9/9/4R4 w - 1";
-        for bound in [3, 5] {
+        for bound in [3, 4, 5] {
             let refutation = |killer: Option<Move>| {
                 let mut pos = Position::from_sfen(sfen).unwrap();
                 let mut s = BoundedSearch::new(Color::Black);
+                s.depth_first_after(Some(0));
                 let mut oracle = CountingOracle::default();
                 s.search(&mut pos, bound, INF - 1, INF - 1, killer, &mut oracle);
                 assert!(s.lookup(s.place(&pos)).none_within > bound);
@@ -1719,6 +1906,14 @@ pub(super) mod tests {
             pos.undo_move(r);
             s.search(&mut pos, 5, INF - 1, INF - 1, None, &mut oracle);
             assert_eq!(s.refuted_by, Some((pos.key(), r)));
+            // Depth first (bound 4) too.
+            let mut s = BoundedSearch::new(Color::Black);
+            s.depth_first_after(Some(0));
+            pos.do_move(r);
+            s.rule_out(&pos, 1, true);
+            pos.undo_move(r);
+            s.search(&mut pos, 4, INF - 1, INF - 1, None, &mut oracle);
+            assert_eq!(s.refuted_by, Some((pos.key(), r)), "depth first");
         }
     }
 }

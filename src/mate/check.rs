@@ -237,6 +237,16 @@ const USELESS_PROOF_NODES: u64 = 1_000;
 /// A larger budget makes the last larger too (see [`aimed_try_cap`]).
 const AIMED_TRY_NODES: [u64; 4] = [10_000, 100_000, 1_000_000, 4_000_000];
 
+/// The bounded search's visits within the exact distance's questions after which it settles
+/// the nodes near the bound's end depth first (`BoundedSearch::depth_first_after`): a quarter
+/// fewer nodes to the exact distance on nine classics whose distance takes 5M-22M nodes, but
+/// from the first visit on the 207 reports at 5M moved both ways (55-58 sound against 60: what
+/// it stores and the drops it gathers cost the tries and the check made again). From 1.5M
+/// visits on, every report whose distance came within that stays as it was, and muso025 and
+/// zuko009 get their lengths, zuko013 its main line (flawed), muso067 its main line
+/// (benches/TSUME.md).
+const DEPTH_FIRST_AFTER: u64 = 1_500_000;
+
 /// The nodes of a drop's try number `tries` (from 0) under a check's `budget`, `None` past the
 /// last: `AIMED_TRY_NODES`, but the last is four fifths of the budget when that is more (the
 /// default budget's four fifths are its 4M). With the last fixed at 4M, zuko041 at 20M nodes
@@ -553,6 +563,10 @@ impl Checker {
             .depth
             .map_or(solver_length, |depth| (depth as usize).min(solver_length));
         let mut bound = (first_guess.min(u16::MAX as usize) as u16).clamp(1, max_plies.max(1)) | 1;
+        // Best first while the distance is cheap (where the reports depend on what it stores and
+        // gathers), depth first near the bound's end once it is dear (see
+        // `DEPTH_FIRST_AFTER`).
+        self.bounded.depth_first_after(Some(DEPTH_FIRST_AFTER));
         let found = loop {
             let bound_now = bound.min(max_plies);
             // Only the last question's answer makes the length.
@@ -563,6 +577,7 @@ impl Checker {
                 None => bound = bound_now + (bound_now / 4).max(2) / 2 * 2,
             }
         };
+        self.bounded.depth_first_after(None);
         let Some(length) = found else {
             if self.aborted {
                 self.tighten_bound(pos, report);
