@@ -60,15 +60,15 @@ const NUMBER_CAP: u32 = INF - 2;
 /// No proof known (as a proof length).
 const NO_PROOF: u16 = u16::MAX;
 
+/// No mate at all (as `none_within`): the line runs out of checks, or the df-pn solver
+/// disproved it.
+const NEVER: u16 = u16::MAX;
+
 /// A node with at most this many plies left to its bound is settled depth first, one child
 /// after another ([`BoundedSearch::settle_depth_first`]), once the caller asks for it
 /// ([`BoundedSearch::depth_first_after`]): an attacker turn with a mate in three to find or rule
 /// out, and a defender turn four plies from the bound.
 const DEPTH_FIRST_WITHIN: u16 = 4;
-
-/// No mate at all (as `none_within`): the line runs out of checks, or the df-pn solver
-/// disproved it.
-const NEVER: u16 = u16::MAX;
 
 /// What the search needs from its caller: whether a defender's drop is a useless
 /// interposition, and a node count that may stop it.
