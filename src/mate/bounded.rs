@@ -1753,41 +1753,43 @@ pub(super) mod tests {
     /// A random problem: the defender's king near his edge, a few pieces of both sides about
     /// it, and a small hand for each; `None` when the SFEN is illegal or the king is in check.
     fn random_problem(rng: &mut impl rand::Rng) -> Option<Position> {
-        let mut board = [['.'; 9]; 9];
-        board[rng.gen_range(0..2)][rng.gen_range(0..9)] = 'k';
-        let pieces = ['P', 'S', 'G', 'L', 'N', 'B', 'R', 'p', 's', 'g', 'n', 'b'];
+        use crate::position::board_to_sfen;
+        use crate::types::{Piece, Square};
+        let mut board = [None; 81];
+        // Rank `r` from the top, column `c` from the left (the ninth file).
+        // Drawn as `usize`: the draws, and so the problems (90 mates), stay those measured.
+        let at = |c: usize, r: usize| Square::new(8 - c as u8, r as u8).index();
+        let (rank, column) = (rng.gen_range(0..2), rng.gen_range(0..9));
+        board[at(column, rank)] = Some(Piece::new(Color::White, PieceType::King));
+        let (black, white) = (
+            |k| Piece::new(Color::Black, k),
+            |k| Piece::new(Color::White, k),
+        );
+        use PieceType::*;
+        let pieces = [
+            black(Pawn),
+            black(Silver),
+            black(Gold),
+            black(Lance),
+            black(Knight),
+            black(Bishop),
+            black(Rook),
+            white(Pawn),
+            white(Silver),
+            white(Gold),
+            white(Knight),
+            white(Bishop),
+        ];
         for _ in 0..rng.gen_range(2..6) {
-            let (f, r) = (rng.gen_range(0..9), rng.gen_range(0..5));
-            if board[r][f] == '.' {
-                board[r][f] = pieces[rng.gen_range(0..pieces.len())];
+            let square = at(rng.gen_range(0..9), rng.gen_range(0..5));
+            if board[square].is_none() {
+                board[square] = Some(pieces[rng.gen_range(0..pieces.len())]);
             }
         }
-        let ranks: Vec<String> = board
-            .iter()
-            .map(|rank| {
-                let mut out = String::new();
-                let mut empty = 0;
-                for &c in rank {
-                    if c == '.' {
-                        empty += 1;
-                        continue;
-                    }
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    out.push(c);
-                }
-                if empty > 0 {
-                    out.push_str(&empty.to_string());
-                }
-                out
-            })
-            .collect();
+        let board = board_to_sfen(&board);
         let hands = ["G", "S", "GS", "2G", "GN", "BG", "RS", "N", "SP", "R"];
         let hand = hands[rng.gen_range(0..hands.len())];
         let defender = ["", "p", "g", "sp"][rng.gen_range(0..4)];
-        let board = ranks.join("/");
         // Not legal with the attacker to move if the defender's king stands in check.
         let as_defender = format!("{board} w {hand}{defender} 1");
         if Position::from_sfen(&as_defender).ok()?.in_check() {
