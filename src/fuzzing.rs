@@ -495,6 +495,28 @@ fn check_report(r: &mate::Report) {
             p.do_move(m);
         }
     }
+    // The checks left unsettled, named exactly when the report says some are: each a check
+    // other than the main line's at one of its attacker turns, the line to it the main line's.
+    assert_eq!(r.incomplete, !r.unsettled_checks.is_empty(), "{}", r.sfen);
+    for line in &r.unsettled_checks {
+        let k = line.len() - 1;
+        assert!(
+            k % 2 == 0 && k < r.main_line.len() && line[..k] == r.main_line[..k],
+            "unsettled check's line of {}",
+            r.sfen
+        );
+        assert_ne!(line[k], r.main_line[k], "{}", r.sfen);
+        let mut p = pos.clone();
+        for &m in line {
+            assert!(p.is_legal(m), "unsettled check's line of {}: {m}", r.sfen);
+            p.do_move(m);
+        }
+        assert!(p.in_check(), "{}: {}", r.sfen, line[k]);
+    }
+    if let Some(ply) = r.alternatives_stopped_at {
+        assert!((1..=r.main_line.len()).contains(&ply), "{}", r.sfen);
+        assert_ne!(r.status, Status::Sound, "{}", r.sfen);
+    }
     if let Some(i) = &r.intended {
         check_intended(&pos, r, i);
     }

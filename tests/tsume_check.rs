@@ -872,9 +872,60 @@ fn a_check_its_share_leaves_unsettled_gets_what_the_budget_has_left() {
     let r = check_problem(MUSO033, &limits(budget)).unwrap();
     assert!(sound_but_for_unproven_drops(&r), "{}", r.human(false));
     assert!(!r.incomplete);
+    assert!(r.unsettled_checks.is_empty() && r.alternatives_stopped_at.is_none());
     assert!(r.nodes <= budget);
     assert_eq!(r.length, Some(25));
     assert_eq!(verify_tsume_line(&full(MUSO033), &r.main_line), Ok(()));
+}
+
+#[test]
+fn the_checks_left_unsettled_are_named() {
+    let at_ply_11 = |r: &Report| {
+        assert_eq!(r.length, Some(25), "{}", r.row());
+        assert!(r.incomplete, "{}", r.row());
+        let line = &r.unsettled_checks[0];
+        assert_eq!(line.len(), 11);
+        assert_eq!(line[..10], r.main_line[..10]);
+        // ▲8三金 (the main line plays ▲6二角).
+        assert_eq!(line[10].to_string(), "9c8c");
+        assert_ne!(line[10], r.main_line[10]);
+    };
+    // As `hayate tsume check` does without --verbose: the 早詰 not worked out.
+    let without_early_mates = |nodes| CheckLimits {
+        early_mates: false,
+        ..limits(nodes)
+    };
+    // With 1.2M nodes the walk of the main line comes to its end, but what is left for
+    // ▲8三金 when it is taken up again is too little: it alone is unsettled.
+    let r = check_problem(MUSO033, &without_early_mates(1_200_000)).unwrap();
+    at_ply_11(&r);
+    assert_eq!(r.unsettled_checks.len(), 1, "{}", r.human(false));
+    assert_eq!(r.alternatives_stopped_at, None);
+    assert!(r.row().contains("unsettled checks at 11"), "{}", r.row());
+    assert!(
+        r.human(false).contains("ply 11: ▲8三金"),
+        "{}",
+        r.human(false)
+    );
+    assert!(
+        r.json(false)
+            .contains("\"unsettled_checks\":[[\"G*9d\",\"9c9d\",\"G*8d\""),
+        "{}",
+        r.json(false)
+    );
+    assert!(r.json(false).contains("\"alternatives_stopped_at\":null"));
+    // With 600k the budget runs out at ply 11 itself, while ▲8三金 is examined: the checks of
+    // that turn after it, and every turn after it, are not looked at.
+    let r = check_problem(MUSO033, &without_early_mates(600_000)).unwrap();
+    at_ply_11(&r);
+    assert_eq!(r.alternatives_stopped_at, Some(11));
+    assert!(
+        r.row().contains("alternatives looked at up to ply 11"),
+        "{}",
+        r.row()
+    );
+    assert!(r.json(false).contains("\"alternatives_stopped_at\":11"));
+    assert!(r.human(false).contains("the budget ran out at ply 11"));
 }
 
 /// 将棋図巧 43 (`zuko043` in tests/data/tsume_classics.tsv): sound, 85 plies, the recorded

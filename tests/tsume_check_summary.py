@@ -142,6 +142,7 @@ def main():
     for field, title in [
         ("unsettled_drops", "The drops that the \"sound if\" rows rest on"),
         ("drops_proven_useless", "The drops proven useless after the check"),
+        ("unsettled_checks", "The checks left unsettled along the main line"),
     ]:
         drops = [(r["name"], r.get(field, [])) for r in reports]
         drops = [(name, d) for name, d in drops if d]
@@ -151,6 +152,12 @@ def main():
             for name, d in drops:
                 plies = sorted({len(line) for line in d})
                 print(f"- {name}: {len(d)} at {', '.join(map(str, plies))}")
+    stopped = [(r["name"], r["alternatives_stopped_at"]) for r in reports
+               if r.get("alternatives_stopped_at")]
+    if stopped:
+        print()
+        print("Where the budget ran out on the walk of the main line (the ply): "
+              + ", ".join(f"{name} {ply}" for name, ply in stopped))
 
 
 if __name__ == "__main__":

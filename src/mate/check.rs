@@ -196,6 +196,14 @@ pub struct Report {
     /// Some alternative at an attacker turn could not be settled (whether it mates, or, when it
     /// does, whether it keeps off the main line): a flawed verdict may miss further flaws.
     pub incomplete: bool,
+    /// The checks `incomplete` speaks of: each as the line from the problem's position that
+    /// ends with it, at an attacker turn of the main line. A composer looks at these by hand,
+    /// or gives more nodes.
+    pub unsettled_checks: Vec<Vec<Move>>,
+    /// When the budget ran out on the walk of the main line: the ply whose alternatives were
+    /// being looked at. Those of the plies before it were all looked at (but for
+    /// `unsettled_checks`), those of the plies after it not at all.
+    pub alternatives_stopped_at: Option<usize>,
     /// When the report is sound only if some drops taken for defences are defences (the
     /// reason says "sound if"): those drops, each as the line from the problem's position that
     /// ends with it. A composer settles them by hand, or with more nodes.
@@ -626,6 +634,7 @@ impl Checker {
                 self.defender_alternatives(&mut p, main, i + 1, left, spare, report);
             }
             if self.aborted {
+                report.alternatives_stopped_at = Some(i + 1);
                 break;
             }
             p.do_move(main);
@@ -880,6 +889,9 @@ impl Checker {
                 waiting -= 1;
                 if self.aborted || !self.examine_check(&mut p, d.turn, m, share, report) {
                     report.incomplete = true;
+                    let mut line = p.moves_played();
+                    line.push(m);
+                    report.unsettled_checks.push(line);
                 }
             }
         }
@@ -1710,6 +1722,8 @@ impl Report {
             early_mates: Vec::new(),
             refutations: Vec::new(),
             incomplete: false,
+            unsettled_checks: Vec::new(),
+            alternatives_stopped_at: None,
             unsettled_drops: Vec::new(),
             drops_proven_useless: Vec::new(),
             intended: None,
@@ -1870,6 +1884,21 @@ impl Report {
         if self.incomplete {
             s.push_str("some alternatives could not be settled within the budget\n");
         }
+        for line in &self.unsettled_checks {
+            // Each leaves the main line at its last move.
+            let k = line.len() - 1;
+            s.push_str(&format!(
+                "  ply {}: {} (whether it mates, or whether its mate keeps off the main line)\n",
+                line.len(),
+                jp(&line[..k], &line[k..])
+            ));
+        }
+        if let Some(ply) = self.alternatives_stopped_at {
+            s.push_str(&format!(
+                "the budget ran out at ply {ply} of the main line: the alternatives there were \
+                 looked at in part, those after it not at all\n"
+            ));
+        }
         if let Some(i) = &self.intended {
             s.push_str(&self.intended_human(i, &jp));
         }
@@ -2003,13 +2032,19 @@ impl Report {
             self.incomplete,
             self.nodes
         );
-        for (name, drops) in [
+        for (name, lines) in [
             ("unsettled_drops", &self.unsettled_drops),
             ("drops_proven_useless", &self.drops_proven_useless),
+            ("unsettled_checks", &self.unsettled_checks),
         ] {
-            let lines: Vec<String> = drops.iter().map(|l| json_moves(l)).collect();
+            let lines: Vec<String> = lines.iter().map(|l| json_moves(l)).collect();
             s.push_str(&format!(",\"{name}\":[{}]", lines.join(",")));
         }
+        s.push_str(&format!(
+            ",\"alternatives_stopped_at\":{}",
+            self.alternatives_stopped_at
+                .map_or("null".to_string(), |p| p.to_string())
+        ));
         if verbose {
             s.push_str(&format!(",\"early_mates\":{}", alts(&self.early_mates)));
         }
@@ -2056,14 +2091,18 @@ impl Report {
         if let Some(r) = &self.reason {
             flaws.push(r.clone());
         }
-        for (name, drops) in [
+        for (name, lines) in [
             ("unsettled drops", &self.unsettled_drops),
             ("drops proven useless", &self.drops_proven_useless),
+            ("unsettled checks", &self.unsettled_checks),
         ] {
-            if !drops.is_empty() {
-                let plies: Vec<String> = drops.iter().map(|l| l.len().to_string()).collect();
+            if !lines.is_empty() {
+                let plies: Vec<String> = lines.iter().map(|l| l.len().to_string()).collect();
                 flaws.push(format!("{name} at {}", plies.join(",")));
             }
+        }
+        if let Some(ply) = self.alternatives_stopped_at {
+            flaws.push(format!("alternatives looked at up to ply {ply}"));
         }
         format!(
             "{}\t{}\t{}",
