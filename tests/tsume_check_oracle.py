@@ -31,9 +31,14 @@ him, unless `--as-given` was used; pass `--as-given` here too then):
   - 不詰: cshogi proves no mate, and after each check with a refutation, the refutation is legal
     and cshogi proves no mate after it;
   - sound: cshogi proves the mate;
-  - at every attacker turn of the main line, of a report that looked at every alternative (not
-    incomplete), each check the report does not list: cshogi must not prove a mate after it
-    (at the last turn: it must not mate at once). This is what "sound" rests on.
+  - at every attacker turn of the main line that the report looked at (those before the ply
+    where the budget ran out on the walk, `alternatives_stopped_at`, or all when it did not;
+    none of an incomplete report from before 2026-12-07), each check the report does
+    not list as an alternative or as unsettled: cshogi must not prove a mate after it (at the
+    last turn: it must not mate at once). This is what "sound" rests on;
+  - each check an incomplete report names as unsettled (`unsettled_checks`): another check than
+    the main line's at one of its attacker turns; whether cshogi finds a mate after it is
+    printed for a look.
 
 cshogi's solver is an oracle of its own kind: it does not know the 無駄合 convention (which changes
 lengths, never whether a mate exists), it leaves some non-promotions out of its move generation
@@ -392,10 +397,54 @@ def check_report(o, r, as_given, tally):
         for a in r.get(key, []):
             alternative(kind, a)
 
+    # The checks an incomplete report names as unsettled: each must be a check, other than the
+    # main line's move, at an attacker turn of the main line. Whether it mates is open; a mate
+    # of cshogi's whose proof holds is printed for a look (a 余詰 if it keeps off the main line).
+    unsettled = {}
+    for line in r.get("unsettled_checks", []):
+        ply = len(line)
+        label = f"unsettled check at {ply} ({line[-1] if line else '-'})"
+        if ply % 2 == 0 or ply > len(main) or line[:-1] != main[: ply - 1] \
+                or line[-1] == main[ply - 1]:
+            fails.append(f"{label}: not another check at an attacker turn of the main line")
+            count("unsettled check", "failed")
+            continue
+        b = before(ply)
+        try:
+            o.replay(b, line[-1:], attacker)
+        except ValueError as e:
+            fails.append(f"{label}: {e}")
+            count("unsettled check", "failed")
+            continue
+        unsettled.setdefault(ply, set()).add(line[-1])
+        if o.unlisted_nodes > 0:
+            saved = o.nodes
+            o.nodes = o.unlisted_nodes
+            v = o.dfpn(b, True)
+            if v == "mate":
+                v = o.mate_that_holds(b, True)
+                if v == "mate":
+                    notes.append(f"{label}: cshogi proves a mate after it (its proof holds)")
+                else:
+                    notes.append(f"{label}: cshogi: {v}")
+            o.nodes = saved
+            count("unsettled check", f"cshogi: {v}")
+        else:
+            count("unsettled check", "replayed")
+
     # Every other check at an attacker turn of the main line must be one the report lists, or
-    # no mate: the checker's "sound" rests on it. Only where the report says it looked at them
-    # all (not incomplete); a mate that cshogi finds after an unlisted check is a failure.
-    if main and r["length"] is not None and not r.get("incomplete") and o.unlisted_nodes > 0:
+    # no mate: the checker's "sound" rests on it. Only at the turns the report says it looked
+    # at: those before the ply where the walk of the main line ran out
+    # (`alternatives_stopped_at`; all when it did not), less the checks it names as unsettled
+    # (reports before 2026-12-07 name none: of those, the incomplete ones are left out). A mate
+    # that cshogi finds after an unlisted check is a failure.
+    looked_at = len(main) + 1
+    if "unsettled_checks" in r:
+        # The walk may also run out at a defender turn, with no check left unsettled.
+        looked_at = r.get("alternatives_stopped_at") or looked_at
+    elif r.get("incomplete"):
+        looked_at = 0
+    if main and r["length"] is not None and o.unlisted_nodes > 0:
         listed = {}
         for key in ["cooks", "last_move_alternatives", "promotion_choices", "drop_choices",
                     "detours", "transpositions"]:
@@ -403,11 +452,11 @@ def check_report(o, r, as_given, tally):
                 listed.setdefault(a["ply"], set()).add(a["move"])
         saved = o.nodes
         o.nodes = o.unlisted_nodes
-        for ply in range(1, len(main) + 1, 2):
+        for ply in range(1, min(looked_at, len(main) + 1), 2):
             b = before(ply)
             for m in list(b.legal_moves):
                 u = cshogi.move_to_usi(m)
-                if u == main[ply - 1] or u in listed.get(ply, ()):
+                if u == main[ply - 1] or u in listed.get(ply, ()) or u in unsettled.get(ply, ()):
                     continue
                 b.push(m)
                 if b.is_check():
