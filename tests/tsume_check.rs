@@ -865,7 +865,7 @@ const MUSO033: &str = "2g1b4/l1p1ss3/kN1r1B3/3p+R4/p3P+p3/+lL1s5/9/9/1P7 b 3Gs3n
 
 #[test]
 fn a_check_its_share_leaves_unsettled_gets_what_the_budget_has_left() {
-    // With 2.5M nodes each check's first share is 500k, too few for ▲8三金 at ply 11: the
+    // With 2.5M nodes each check's first share is 250k, too few for ▲8三金 at ply 11: the
     // walk of the main line puts it off, and takes it up again with what is left once the
     // rest is done. Before, the report stopped there, incomplete, with 1.47M nodes spent.
     let budget = 2_500_000;
@@ -895,9 +895,9 @@ fn the_checks_left_unsettled_are_named() {
         early_mates: false,
         ..limits(nodes)
     };
-    // With 1.2M nodes the walk of the main line comes to its end, but what is left for
+    // With 1.4M nodes the walk of the main line comes to its end, but what is left for
     // ▲8三金 when it is taken up again is too little: it alone is unsettled.
-    let r = check_problem(MUSO033, &without_early_mates(1_200_000)).unwrap();
+    let r = check_problem(MUSO033, &without_early_mates(1_400_000)).unwrap();
     at_ply_11(&r);
     assert_eq!(r.unsettled_checks.len(), 1, "{}", r.human(false));
     assert_eq!(r.alternatives_stopped_at, None);
@@ -914,9 +914,9 @@ fn the_checks_left_unsettled_are_named() {
         r.json(false)
     );
     assert!(r.json(false).contains("\"alternatives_stopped_at\":null"));
-    // With 600k the budget runs out at ply 11 itself, while ▲8三金 is examined: the checks of
-    // that turn after it, and every turn after it, are not looked at.
-    let r = check_problem(MUSO033, &without_early_mates(600_000)).unwrap();
+    // With 800k the budget runs out at ply 11 itself: ▲8三金 and two more checks of that turn
+    // are unsettled, and the turns after it are not looked at.
+    let r = check_problem(MUSO033, &without_early_mates(800_000)).unwrap();
     at_ply_11(&r);
     assert_eq!(r.alternatives_stopped_at, Some(11));
     assert!(
@@ -1048,14 +1048,14 @@ fn a_larger_budget_gives_the_last_try_at_a_drop_more() {
 
 #[test]
 fn a_report_whose_drop_was_proven_useless_after_it_is_no_longer_sound_if() {
-    // With 1M nodes (and no exact lengths of 早詰, as the command line) zuko074's first check
+    // With 1.1M nodes (and no exact lengths of 早詰, as the command line) zuko074's first check
     // comes to its end sound if its drops are defences. Two of them (△3五金 at ply 24 and
     // △2六歩 at ply 28) are then proven useless interpositions, and the check made again runs
     // out of nodes, so the first report stands: it took for defences what are none, and once
     // still said "sound if every interposition taken for a defence is one". It names them.
     let limits = CheckLimits {
         early_mates: false,
-        ..limits(1_000_000)
+        ..limits(1_100_000)
     };
     let r = check_problem(ZUKO074, &limits).unwrap();
     assert_eq!(r.status, Status::Unknown);

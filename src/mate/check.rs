@@ -255,6 +255,18 @@ const AIMED_TRY_NODES: [u64; 4] = [10_000, 100_000, 1_000_000, 4_000_000];
 /// (benches/TSUME.md).
 const DEPTH_FIRST_AFTER: u64 = 1_500_000;
 
+/// The part of the budget that each check off the main line first gets in the walk of the
+/// main line, to show whether it mates and whether its mate keeps off the main line (one that
+/// needs more is put off until the walk is over, see [`Checker::settle_deferred`]): a tenth. A
+/// fifth let a few checks that df-pn cannot settle within it take a fifth each early in the
+/// walk, which then ran out before the later turns (zuko007's three checks at ply 1 need
+/// 1.2M-2.5M each). On the 207 muso/zuko rows at 5M a tenth lost no verdict: muso078 became
+/// flawed (余詰 at ply 17), zuko036's length sure, zuko034's walk came to its end, and
+/// zuko075 (flawed) left one check unsettled; 1.003 of the nodes on the 121 rows settled the
+/// same way. A twentieth gave two more flawed rows but cost muso058 its "sound"
+/// (benches/TSUME.md); it was tried on 2026-12-05 too.
+const FIRST_SHARE: u64 = 10;
+
 /// The nodes of a drop's try number `tries` (from 0) under a check's `budget`, `None` past the
 /// last: `AIMED_TRY_NODES`, but the last is four fifths of the budget when that is more (the
 /// default budget's four fifths are its 4M). With the last fixed at 4M, zuko041 at 20M nodes
@@ -843,7 +855,7 @@ impl Checker {
     }
 
     /// The other checks at an attacker turn: 余詰 or 最終手余詰 when they mate. A check that
-    /// df-pn cannot settle within its share of the budget (a fifth) is put off until the
+    /// df-pn cannot settle within its share of the budget (`FIRST_SHARE`) is put off until the
     /// whole main line has been walked (see [`Checker::settle_deferred`]).
     fn attacker_alternatives<'a>(
         &mut self,
@@ -854,7 +866,7 @@ impl Checker {
     ) {
         let mut checks = MoveList::new();
         generate_checks(p, &mut checks);
-        let cap = (self.budget / 5).max(20_000);
+        let cap = (self.budget / FIRST_SHARE).max(20_000);
         let mut unsettled = Vec::new();
         for &m in checks.iter() {
             if m == turn.main || self.aborted {
