@@ -64,6 +64,15 @@ const NO_PROOF: u16 = u16::MAX;
 /// disproved it.
 const NEVER: u16 = u16::MAX;
 
+/// How far a node's failure reaches when a child's failure reaches `d` (a `none_within` or a
+/// `sure_within`): one ply further, but "never" stays "never", and nothing else reaches it.
+fn beyond(d: u16) -> u16 {
+    match d {
+        NEVER => NEVER,
+        d => d.saturating_add(1).min(NEVER - 1),
+    }
+}
+
 /// A node with at most this many plies left to its bound is settled depth first, one child
 /// after another ([`BoundedSearch::settle_depth_first`]), once the caller asks for it
 /// ([`BoundedSearch::depth_first_after`]): an attacker turn with a mate in three to find or rule
@@ -914,10 +923,6 @@ impl BoundedSearch {
             order.push((rank, m, may_be_useless));
         }
         order.sort_by_key(|&(rank, _, _)| rank);
-        let beyond = |d: u16| match d {
-            NEVER => NEVER,
-            d => d.saturating_add(1).min(NEVER - 1),
-        };
         let mut killer = if or_node { None } else { killer };
         // An attacker turn's failure reaches as far as its shortest-reaching check's.
         let (mut none_within, mut sure_within) = (NEVER, NEVER);
@@ -1023,21 +1028,20 @@ impl BoundedSearch {
     /// Second, how far it surely reaches (as `sure_within`): a defence that is a drop not
     /// proven a defence counts for nothing there.
     fn failure_depth(&self, children: &[Child], or_node: bool) -> (u16, u16) {
-        let beyond = |d: Option<u16>| match d.unwrap_or(0) {
-            NEVER => NEVER,
-            d => d.saturating_add(1).min(NEVER - 1),
-        };
         let depths = refuting(children).map(|c| c.known.none_within);
         let sure = refuting(children).map(|c| c.known.sure_within);
         if or_node {
-            (beyond(depths.min()), beyond(sure.min()))
+            (
+                beyond(depths.min().unwrap_or(0)),
+                beyond(sure.min().unwrap_or(0)),
+            )
         } else {
             // A defender turn is surely refuted only by a sure defence.
             let sure = refuting(children)
                 .filter(|c| !c.unproven)
                 .map(|c| c.known.sure_within)
                 .max();
-            (beyond(depths.max()), sure.map_or(0, |d| beyond(Some(d))))
+            (beyond(depths.max().unwrap_or(0)), sure.map_or(0, beyond))
         }
     }
 
