@@ -442,6 +442,21 @@ fn a_move_that_allows_a_long_mate_is_not_played() {
     );
 }
 
+/// `go mate` answers with the main line under the tsume rules where its search finds it, not
+/// merely the solver's shortest mate: 将棋無双 No. 55 is 13 plies against the longest defence,
+/// where the solver's line has 15. `infinite`, so that the answer rests on nodes alone.
+#[test]
+fn go_mate_answers_with_the_main_line_under_the_rules() {
+    let mut e = Engine::start();
+    e.send("setoption name USI_Hash value 64");
+    e.send("position sfen 1l7/s8/p+Pg6/3p5/+pP1B5/kp7/2R+p5/S8/9 b GNrb2g2s3n3l11p 1");
+    e.send("go mate infinite");
+    assert_eq!(
+        e.expect("checkmate", 60_000).last().unwrap(),
+        "checkmate 9h9g 9f8e 9g9f 8e9d 9f9e 9d9e P*9f 9e9f N*8h 9f8e 7g7e 8e7e G*7f"
+    );
+}
+
 #[test]
 fn go_mate_answers_checkmate_nomate_timeout_and_stop() {
     let mut e = Engine::start();

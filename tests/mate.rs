@@ -6,7 +6,10 @@ mod common;
 
 use std::process::Command;
 
-use hayate::mate::{defender_to_move, verify_mate_line, SolveLimits, Solver, Verdict};
+use hayate::mate::{
+    check_problem, defender_to_move, verify_mate_line, verify_tsume_line, with_main_line,
+    CheckLimits, SolveLimits, Solver, Verdict,
+};
 use hayate::movegen::{generate_checks, generate_legal, MoveList};
 use hayate::types::Move;
 use hayate::Position;
@@ -444,6 +447,66 @@ fn a_position_after_the_check_is_solved_for_the_defender() {
     assert_eq!(solver.solve_problem(&mut pos, limits()), Verdict::NoMate);
 }
 
+/// 将棋無双 No. 55: the solver's shortest mate found is 15 plies (▲8八桂 △9五玉 ...), where
+/// the quickest mate against the longest defence is 13 (▲8八桂 △8五玉 ▲7五飛 △同玉 ▲7六金).
+const MUSO_055: &str = "1l7/s8/p+Pg6/3p5/+pP1B5/kp7/2R+p5/S8/9 b GNrb2g2s3n3l11p 1";
+
+/// `hayate mate` and `go mate` show the main line under the rules, the same line as `hayate
+/// tsume check`'s, where the solver's own line is another; with no nodes left for it, or
+/// without the shortest line asked for (`--first`), the solver's line stands.
+#[test]
+fn the_main_line_under_the_rules_replaces_the_solvers_line() {
+    let limits = |nodes| SolveLimits {
+        nodes: Some(nodes),
+        shorten: true,
+        tsume_line: true,
+        ..SolveLimits::default()
+    };
+    let solve = |solver: &mut Solver, limits: SolveLimits| {
+        let mut pos = common::pos(MUSO_055);
+        let verdict = solver.solve_problem(&mut pos, limits.clone());
+        let solved = solver.nodes();
+        (verdict, solved)
+    };
+    let pos = common::pos(MUSO_055);
+    let mut solver = Solver::new(64);
+    let (verdict, solved) = solve(&mut solver, limits(2_000_000));
+    let Verdict::Mate(solver_line) = verdict.clone() else {
+        panic!("{verdict:?}")
+    };
+    assert_eq!(solver_line.len(), 15);
+    let (main, spent) = with_main_line(&mut solver, &pos, verdict.clone(), limits(2_000_000));
+    let Verdict::Mate(main) = main else {
+        panic!("{main:?}")
+    };
+    assert!(
+        spent > 0 && solved + spent <= 2_000_000,
+        "{solved} + {spent}"
+    );
+    assert!(verify_tsume_line(&pos, &main).is_ok());
+    let report = check_problem(MUSO_055, &CheckLimits::default()).unwrap();
+    assert_eq!((report.length, report.length_sure), (Some(13), true));
+    assert_eq!(main, report.main_line);
+    // The solver's table lent to the exact search comes back with its proofs: the same
+    // problem is proven again with a fraction of the nodes.
+    let (again, again_nodes) = solve(&mut solver, limits(2_000_000));
+    assert!(matches!(again, Verdict::Mate(_)));
+    assert!(again_nodes * 4 < solved, "{again_nodes} against {solved}");
+
+    // Nodes enough for the solver's line only.
+    let mut solver = Solver::new(64);
+    let (verdict, solved) = solve(&mut solver, limits(2_000_000));
+    let (kept, spent) = with_main_line(&mut solver, &pos, verdict.clone(), limits(solved));
+    assert_eq!((kept, spent), (verdict.clone(), 0));
+    // Nor is it looked for when the first mate is asked for.
+    let first = SolveLimits {
+        shorten: false,
+        ..limits(2_000_000)
+    };
+    let (kept, spent) = with_main_line(&mut solver, &pos, verdict.clone(), first);
+    assert_eq!((kept, spent), (verdict, 0));
+}
+
 fn hayate(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
         .args(args)
@@ -488,6 +551,28 @@ fn the_command_line_prints_the_line_in_usi_and_japanese() {
 
     let (ok, _, err) = hayate(&["mate", "not a position"]);
     assert!(!ok && err.contains("hayate mate:"), "{err}");
+}
+
+#[test]
+fn the_command_line_shows_the_main_line_under_the_rules() {
+    // No time limit that a loaded machine could reach: the nodes decide.
+    let args = [
+        "mate",
+        "--hash",
+        "64",
+        "--nodes",
+        "2000000",
+        "--time",
+        "100000000",
+    ];
+    let (ok, out, _) = hayate(&[&args[..], &[MUSO_055]].concat());
+    assert!(ok && out.starts_with("mate in 13 plies"), "{out}");
+    assert!(
+        out.contains("usi: 9h9g 9f8e 9g9f 8e9d 9f9e 9d9e P*9f 9e9f N*8h 9f8e 7g7e 8e7e G*7f\n"),
+        "{out}"
+    );
+    let (ok, out, _) = hayate(&[&args[..], &["--first", MUSO_055]].concat());
+    assert!(ok && out.starts_with("mate in 15 plies"), "{out}");
 }
 
 #[test]

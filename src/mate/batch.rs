@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use super::workers::{in_order, rows, Row};
-use super::{SolveLimits, Solver, Verdict};
+use super::{with_main_line, SolveLimits, Solver, Verdict};
 use crate::position::Position;
 
 /// Solves each `name<TAB>sfen` row of `text` (blank lines and `#` comments skipped), `jobs` at
@@ -83,7 +83,11 @@ fn solve_row(solver: &mut Solver, row: Row, limits: &dyn Fn() -> SolveLimits) ->
     };
     solver.clear();
     let start = Instant::now();
-    let verdict = solver.solve_problem(&mut pos, limits());
+    let limits = limits();
+    let verdict = solver.solve_problem(&mut pos, limits.clone());
+    let solved = solver.nodes();
+    let (verdict, line_nodes) = with_main_line(solver, &pos, verdict, limits);
+    let nodes = solved + line_nodes;
     let ms = start.elapsed().as_millis();
     let (result, word, plies) = match verdict {
         Verdict::Mate(l) => (RowResult::Mate, "mate", l.len().to_string()),
@@ -93,7 +97,7 @@ fn solve_row(solver: &mut Solver, row: Row, limits: &dyn Fn() -> SolveLimits) ->
     Solved {
         result,
         ms,
-        text: format!("{name}\t{word}\t{plies}\t{}\t{ms}", solver.nodes()),
+        text: format!("{name}\t{word}\t{plies}\t{nodes}\t{ms}"),
     }
 }
 

@@ -45,6 +45,9 @@
 mod intended;
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use super::bounded::{BoundedSearch, Oracle};
 use super::dfpn::Settled;
@@ -317,6 +320,10 @@ struct Checker {
     unproven_is_useless: bool,
     nodes: u64,
     budget: u64,
+    /// When the check must stop, whatever its budget has left (`go mate`'s time).
+    deadline: Option<Instant>,
+    /// Set from outside to stop the check (`stop` to `go mate`).
+    stop: Option<Arc<AtomicBool>>,
     aborted: bool,
     attacker: Color,
     solver: Solver,
@@ -471,6 +478,155 @@ pub fn check_with_intended(
     Ok(report)
 }
 
+/// How far [`main_line_after_proof`] may go.
+#[derive(Clone, Debug, Default)]
+pub struct LineLimits {
+    /// Nodes of the exact search.
+    pub nodes: u64,
+    /// When it must give up, whatever nodes are left.
+    pub deadline: Option<Instant>,
+    /// Set from outside to make it give up.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// The time kept back from a deadline for the answer once the exact search gives up.
+const LINE_ANSWER_MARGIN: Duration = Duration::from_millis(100);
+
+/// The main line under the tsume rules, for `hayate mate` and `go mate`, once `solver` has
+/// proven a mate from `pos` (attacker to move) with the line `line`, its table still holding
+/// the proof: the exact distance by the bounded search (the quickest mate against the longest
+/// defence, useless interpositions no defence), then the main line along it, which among
+/// equally long defences takes one that leaves the attacker nothing in hand.
+///
+/// The solver's own line is the shortest mate it could find within twice the work of its first
+/// proof, and the longest defence it knows of: on the 153 muso/zuko rows whose exact length
+/// `hayate tsume check` finds at 5M nodes, 26 lines of `hayate mate` at 5M nodes were of
+/// another length, the attacker's mate slower or the defender's resistance shorter than the
+/// rules' main line.
+///
+/// `Some` only when the exact length rests on proofs alone (no drop taken for a defence
+/// without proof) and the line is found within `limits`; the nodes spent either way. The
+/// positions after the attacker's check (the defender to move) are left to the solver.
+pub fn main_line_after_proof(
+    solver: &mut Solver,
+    pos: &Position,
+    line: &[Move],
+    limits: LineLimits,
+) -> (Option<Vec<Move>>, u64) {
+    if line.is_empty() || super::defender_to_move(pos) || limits.nodes == 0 {
+        return (None, 0);
+    }
+    // The checker owns its solver: this one is lent to it, and a small stand-in keeps its
+    // place meanwhile.
+    let lent = std::mem::replace(solver, Solver::new(1));
+    let helper_mb = CheckLimits::HELPER_HASH_MB;
+    let mut c = Checker::with_solver(pos.side_to_move(), limits.nodes, lent, helper_mb);
+    c.early_mates = false;
+    c.deadline = limits
+        .deadline
+        .map(|d| d.checked_sub(LINE_ANSWER_MARGIN).unwrap_or(d));
+    c.stop = limits.stop;
+    let first = FirstProof {
+        solver_length: line.len(),
+        depth: c.solver.proof_depth(),
+        length_at_most: None,
+    };
+    let mut p = pos.clone();
+    // As the composer's check does (see `check_again`): a length that rests on drops not
+    // proven defences has them tried again with more nodes, and is found again with what
+    // they settle.
+    c.gather_unproven = true;
+    let length = loop {
+        let Some(length) = c.exact_distance(&mut p, &first, CheckLimits::MAX_PLIES) else {
+            break None;
+        };
+        if !c.unproven_drop {
+            break Some(length);
+        }
+        let settled = loop {
+            let (settled, more) = c.settle_unproven_met();
+            if settled || !more || c.aborted {
+                break settled && !c.aborted;
+            }
+        };
+        if !settled {
+            break None;
+        }
+        c.bounded.forget_unsure_failures();
+        c.unproven_met.clear();
+        c.unproven_seen.clear();
+    };
+    c.gather_unproven = false;
+    let main = length
+        .filter(|_| !c.aborted)
+        .and_then(|length| c.principal(&mut p, length))
+        .filter(|_| !c.aborted)
+        .map(|(main, _)| main);
+    let Checker {
+        solver: lent,
+        nodes,
+        ..
+    } = c;
+    *solver = lent;
+    (main, nodes)
+}
+
+/// How many times the solve's own work the exact search after a proof may spend, at least
+/// [`MAIN_LINE_MIN_NODES`]. Measured with `hayate mate --batch MZ --nodes 5000000` (MZ the 207
+/// muso/zuko rows): where the exact search finished, it took a median 3.5 times the solve's
+/// nodes and at most 12 on the rows whose line it changed (zuko027), while a search that does
+/// not finish takes all it is given: `go mate infinite` must still answer.
+pub const MAIN_LINE_WORK: u64 = 16;
+
+/// The fewest nodes the exact search after a quick proof gets.
+pub const MAIN_LINE_MIN_NODES: u64 = 500_000;
+
+/// `verdict`, the answer of `solver`'s solve of `pos` within `limits`, with the main line
+/// under the rules in place of the solver's line where the exact search finds it within what
+/// the limits leave ([`main_line_after_proof`]; at most [`MAIN_LINE_WORK`] times the solve's
+/// nodes), when the solve proved a mate and was asked for the shortest line (`shorten`). The
+/// verdict, and the nodes the exact search spent.
+pub fn with_main_line(
+    solver: &mut Solver,
+    pos: &Position,
+    verdict: Verdict,
+    limits: SolveLimits,
+) -> (Verdict, u64) {
+    let Verdict::Mate(line) = &verdict else {
+        return (verdict, 0);
+    };
+    let stopped = limits
+        .stop
+        .as_ref()
+        .is_some_and(|s| s.load(Ordering::Relaxed));
+    let late = limits.deadline.is_some_and(|d| Instant::now() >= d);
+    if !limits.shorten || stopped || late {
+        return (verdict, 0);
+    }
+    let solved = solver.nodes();
+    let cap = solved
+        .saturating_mul(MAIN_LINE_WORK)
+        .max(MAIN_LINE_MIN_NODES);
+    let line_nodes = limits
+        .nodes
+        .map_or(cap, |n| n.saturating_sub(solved).min(cap));
+    let (main, spent) = main_line_after_proof(
+        solver,
+        pos,
+        line,
+        LineLimits {
+            nodes: line_nodes,
+            deadline: limits.deadline,
+            stop: limits.stop,
+        },
+    );
+    // The main line is played out move by move, as the solver's lines are.
+    match main {
+        Some(main) if verify_tsume_line(pos, &main).is_ok() => (Verdict::Mate(main), spent),
+        _ => (verdict, spent),
+    }
+}
+
 /// An intended line shown to be a forced mate (the exact length unknown) is a mate within its
 /// plies: when that is fewer than the report's upper bound, or there was none, it becomes the
 /// bound, with the line.
@@ -505,6 +661,12 @@ impl Checker {
     /// [`CheckLimits::hash_mb`]).
     fn with_hash(attacker: Color, budget: u64, hash_mb: usize) -> Checker {
         let helper_mb = (hash_mb / 4).clamp(1, CheckLimits::HELPER_HASH_MB);
+        Checker::with_solver(attacker, budget, Solver::new(hash_mb), helper_mb)
+    }
+
+    /// A checker whose main solver is `solver`, and whose two helper solvers have tables of
+    /// `helper_mb` megabytes.
+    fn with_solver(attacker: Color, budget: u64, solver: Solver, helper_mb: usize) -> Checker {
         Checker {
             bounded: BoundedSearch::new(attacker),
             #[cfg(test)]
@@ -513,9 +675,11 @@ impl Checker {
             unproven_is_useless: false,
             nodes: 0,
             budget,
+            deadline: None,
+            stop: None,
             aborted: false,
             attacker,
-            solver: Solver::new(hash_mb),
+            solver,
             useless_solver: Solver::new(helper_mb),
             detour_solver: Solver::new(helper_mb),
             lines: HashMap::new(),
@@ -569,35 +733,8 @@ impl Checker {
             return;
         };
         let solver_length = first.solver_length;
-        // The depth of the solver's (shortest) proof tree is a mate within that many plies
-        // (the bounded search takes it from the solver's table), but it counts useless
-        // interpositions as defences, so it can be far above the distance. The solver's line
-        // leaves them out, and its length is the first guess: a bound that holds a mate is
-        // narrowed two plies at a time, and one that holds none is widened by a quarter until
-        // the limit. A proof within a bound far above the distance is the dear question
-        // (muso079, 11 plies with a proof tree of 21: the proof within 19 took 2.5M nodes of
-        // the bounded search and 1.7M of useless-drop proofs, the proofs within 17 to 11 and
-        // the disproof within 9 about 24k together).
         let max_plies = limits.max_plies.min(CheckLimits::MAX_PLIES);
-        let first_guess = first
-            .depth
-            .map_or(solver_length, |depth| (depth as usize).min(solver_length));
-        let mut bound = (first_guess.min(u16::MAX as usize) as u16).clamp(1, max_plies.max(1)) | 1;
-        // Best first while the distance is cheap (where the reports depend on what it stores and
-        // gathers), depth first near the bound's end once it is dear (see
-        // `DEPTH_FIRST_AFTER`).
-        self.bounded.depth_first_after(Some(DEPTH_FIRST_AFTER));
-        let found = loop {
-            let bound_now = bound.min(max_plies);
-            // Only the last question's answer makes the length.
-            self.unproven_drop = false;
-            match self.or_value(pos, bound_now) {
-                Some(length) => break Some(length),
-                None if self.aborted || bound_now >= max_plies => break None,
-                None => bound = bound_now + (bound_now / 4).max(2) / 2 * 2,
-            }
-        };
-        self.bounded.depth_first_after(None);
+        let found = self.exact_distance(pos, &first, max_plies);
         let Some(length) = found else {
             if self.aborted {
                 self.tighten_bound(pos, report);
@@ -683,6 +820,46 @@ impl Checker {
         } else {
             Status::Sound
         };
+    }
+
+    /// The exact mate distance of the problem at `pos` (attacker to move) after the df-pn
+    /// solver's first proof `first`, up to `max_plies`: `None` when the budget or the limit
+    /// runs out first. Whether it rests on drops not proven defences is in `unproven_drop`.
+    fn exact_distance(
+        &mut self,
+        pos: &mut Position,
+        first: &FirstProof,
+        max_plies: u16,
+    ) -> Option<u16> {
+        // The depth of the solver's (shortest) proof tree is a mate within that many plies
+        // (the bounded search takes it from the solver's table), but it counts useless
+        // interpositions as defences, so it can be far above the distance. The solver's line
+        // leaves them out, and its length is the first guess: a bound that holds a mate is
+        // narrowed two plies at a time, and one that holds none is widened by a quarter until
+        // the limit. A proof within a bound far above the distance is the dear question
+        // (muso079, 11 plies with a proof tree of 21: the proof within 19 took 2.5M nodes of
+        // the bounded search and 1.7M of useless-drop proofs, the proofs within 17 to 11 and
+        // the disproof within 9 about 24k together).
+        let first_guess = first.depth.map_or(first.solver_length, |depth| {
+            (depth as usize).min(first.solver_length)
+        });
+        let mut bound = (first_guess.min(u16::MAX as usize) as u16).clamp(1, max_plies.max(1)) | 1;
+        // Best first while the distance is cheap (where the reports depend on what it stores and
+        // gathers), depth first near the bound's end once it is dear (see
+        // `DEPTH_FIRST_AFTER`).
+        self.bounded.depth_first_after(Some(DEPTH_FIRST_AFTER));
+        let found = loop {
+            let bound_now = bound.min(max_plies);
+            // Only the last question's answer makes the length.
+            self.unproven_drop = false;
+            match self.or_value(pos, bound_now) {
+                Some(length) => break Some(length),
+                None if self.aborted || bound_now >= max_plies => break None,
+                None => bound = bound_now + (bound_now / 4).max(2) / 2 * 2,
+            }
+        };
+        self.bounded.depth_first_after(None);
+        found
     }
 
     /// Checks the problem again when the check came to its end with nodes left but its report
@@ -1133,14 +1310,9 @@ impl Checker {
             &mut self.solver
         };
         // A defence that reaches an avoided position is a repetition there: no mate.
-        let v = solver.prove_evasions(
-            p,
-            SolveLimits {
-                nodes: Some(cap),
-                ..SolveLimits::default()
-            },
-        );
+        let v = solver.prove_evasions(p, Checker::sub_limits(cap, &self.deadline, &self.stop));
         self.nodes += solver.nodes();
+        self.watch_the_clock();
         match v {
             Some(false) => Some(None),
             None => None,
@@ -1236,15 +1408,10 @@ impl Checker {
         } else {
             &mut self.solver
         };
-        let v = solver.solve(
-            pos,
-            SolveLimits {
-                nodes: Some(cap.map_or(left, |c| c.min(left))),
-                shorten: false,
-                ..SolveLimits::default()
-            },
-        );
+        let nodes = cap.map_or(left, |c| c.min(left));
+        let v = solver.solve(pos, Checker::sub_limits(nodes, &self.deadline, &self.stop));
         self.nodes += solver.nodes();
+        self.watch_the_clock();
         v
     }
 
@@ -1288,6 +1455,42 @@ impl Checker {
         self.nodes += 1;
         if self.nodes >= self.budget {
             self.aborted = true;
+        }
+        // The clock is read now and then: a node takes well under a microsecond, so a
+        // thousand of them stay within the answer's margin.
+        if self.nodes.is_multiple_of(1024) {
+            self.watch_the_clock();
+        }
+    }
+
+    /// Stops the check once its deadline has passed or it was told to stop (`go mate`), and
+    /// says whether it did; a check without either (`hayate tsume check`) goes by its nodes
+    /// alone.
+    fn watch_the_clock(&mut self) -> bool {
+        if self.deadline.is_none() && self.stop.is_none() {
+            return false;
+        }
+        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+        let stopped = self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed));
+        self.aborted |= late || stopped;
+        late || stopped
+    }
+
+    /// The limits of a df-pn solve within the check: `nodes`, and the check's own deadline
+    /// and stop flag, so that a solve does not run past them.
+    fn sub_limits(
+        nodes: u64,
+        deadline: &Option<Instant>,
+        stop: &Option<Arc<AtomicBool>>,
+    ) -> SolveLimits {
+        SolveLimits {
+            nodes: Some(nodes),
+            deadline: *deadline,
+            stop: stop.clone(),
+            ..SolveLimits::default()
         }
     }
 
@@ -1579,14 +1782,13 @@ impl Checker {
                 }
                 None => &mut self.solver,
             };
-            let v = solver.prove_evasions(
-                &mut p,
-                SolveLimits {
-                    nodes: Some(cap.min(left)),
-                    ..SolveLimits::default()
-                },
-            );
+            let limits = Checker::sub_limits(cap.min(left), &self.deadline, &self.stop);
+            let v = solver.prove_evasions(&mut p, limits);
             self.nodes += solver.nodes();
+            // A solve cut short by the clock settles nothing.
+            if self.watch_the_clock() {
+                return None;
+            }
             match v {
                 Some(true) => return Some(Solved::OneMated),
                 Some(false) => {}

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 pub use format::format_info;
 use options::Options;
 
-use crate::mate::{SolveLimits, Solver, Verdict};
+use crate::mate::{with_main_line, SolveLimits, Solver, Verdict};
 use crate::perft;
 use crate::position::Position;
 use crate::search::{self, BestMove, Limits, Shared};
@@ -520,21 +520,26 @@ impl Engine {
                 solver.report_progress(MATE_PROGRESS_EVERY, move |p| {
                     emit(&progress_out, &mate_info(start, p.nodes, p.hashfull));
                 });
-                let verdict = solver.solve(
-                    &mut pos,
-                    SolveLimits {
-                        nodes: None,
-                        // A time too far off for the clock is no deadline.
-                        deadline: time_ms
-                            .and_then(|ms| start.checked_add(Duration::from_millis(ms))),
-                        stop: Some(solve_stop),
-                        shorten: true,
-                        // `go mate` answers a tsume: its line leaves out useless interpositions.
-                        tsume_line: true,
-                    },
-                );
+                let solve_limits = SolveLimits {
+                    nodes: None,
+                    // A time too far off for the clock is no deadline.
+                    deadline: time_ms.and_then(|ms| start.checked_add(Duration::from_millis(ms))),
+                    stop: Some(solve_stop),
+                    shorten: true,
+                    // `go mate` answers a tsume: its line leaves out useless interpositions.
+                    tsume_line: true,
+                };
+                let verdict = solver.solve(&mut pos, solve_limits.clone());
                 solver.stop_reporting();
-                emit(&out, &mate_info(start, solver.work(), solver.hashfull()));
+                let work = solver.work();
+                // With the time left, the main line under the tsume rules, which a GUI shows
+                // as the solution: the quickest mate against the longest defence.
+                let (verdict, line_nodes) =
+                    with_main_line(&mut solver, &pos, verdict, solve_limits);
+                emit(
+                    &out,
+                    &mate_info(start, work + line_nodes, solver.hashfull()),
+                );
                 let reply = match verdict {
                     Verdict::Mate(line) => {
                         let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
