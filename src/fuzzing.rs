@@ -339,8 +339,10 @@ pub fn openings(data: &[u8]) {
 /// an input of many problems stays fast.
 const BATCH_NODES: u64 = 3000;
 
-/// A `hayate mate --batch` file (`name<TAB>sfen` rows), solved with a small node limit. It
-/// runs on a thread with the solver's deep stack, as `hayate mate` does.
+/// A `hayate mate --batch` file (`name<TAB>sfen` rows), solved with a small node limit, as
+/// `hayate mate` solves them: the shortest line, then the main line under the rules with the
+/// nodes left ([`mate::with_main_line`], which plays out the line it gives). It runs on a
+/// thread with the solver's deep stack, as `hayate mate` does.
 pub fn mate_batch(data: &[u8]) {
     let text = text(data).into_owned();
     std::thread::Builder::new()
@@ -348,6 +350,8 @@ pub fn mate_batch(data: &[u8]) {
         .spawn(move || {
             let limits = || SolveLimits {
                 nodes: Some(BATCH_NODES),
+                shorten: true,
+                tsume_line: true,
                 ..SolveLimits::default()
             };
             mate::run_batch(&text, 1, 1, limits, &mut |_| {}, &mut |_, _, _| {});
