@@ -5,10 +5,13 @@
 mod common;
 
 use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
 
 use hayate::mate::{
-    check_problem, defender_to_move, verify_mate_line, verify_tsume_line, with_main_line,
-    CheckLimits, SolveLimits, Solver, Verdict,
+    check_problem, defender_to_move, main_line_after_proof, verify_mate_line, verify_tsume_line,
+    with_main_line, CheckLimits, LineLimits, SolveLimits, Solver, Verdict,
 };
 use hayate::movegen::{generate_checks, generate_legal, MoveList};
 use hayate::types::Move;
@@ -504,7 +507,34 @@ fn the_main_line_under_the_rules_replaces_the_solvers_line() {
         ..limits(2_000_000)
     };
     let (kept, spent) = with_main_line(&mut solver, &pos, verdict.clone(), first);
-    assert_eq!((kept, spent), (verdict, 0));
+    assert_eq!((kept, spent), (verdict.clone(), 0));
+    // Told to stop, or past its deadline, the exact search gives up within its next thousand
+    // nodes or so, and gives no line.
+    let Verdict::Mate(line) = verdict else {
+        unreachable!()
+    };
+    let stop = Arc::new(AtomicBool::new(true));
+    let stopped = LineLimits {
+        nodes: 2_000_000,
+        stop: Some(stop),
+        ..LineLimits::default()
+    };
+    let (main, spent) = main_line_after_proof(&mut solver, &pos, &line, stopped);
+    assert!(main.is_none() && spent <= 10_000, "{main:?} {spent}");
+    let late = LineLimits {
+        nodes: 2_000_000,
+        deadline: Some(Instant::now()),
+        ..LineLimits::default()
+    };
+    let (main, spent) = main_line_after_proof(&mut solver, &pos, &line, late);
+    assert!(main.is_none() && spent <= 10_000, "{main:?} {spent}");
+    // With nothing to stop it, the same call finds the line.
+    let free = LineLimits {
+        nodes: 2_000_000,
+        ..LineLimits::default()
+    };
+    let (main, _) = main_line_after_proof(&mut solver, &pos, &line, free);
+    assert_eq!(main.map(|m| m.len()), Some(13));
 }
 
 fn hayate(args: &[&str]) -> (bool, String, String) {

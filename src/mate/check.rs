@@ -13,6 +13,9 @@
 //!   fast is found by the bounded search, and one that does not is handed to the df-pn
 //!   solver, which must prove that it fails (or finds a longer mate, still a 余詰).
 //!
+//! The same exact search gives `hayate mate` and `go mate` the main line under the rules after
+//! their solve ([`with_main_line`]), where it finishes within what their limits leave.
+//!
 //! Everything runs under one node budget. Whatever the budget does not settle is reported as
 //! unknown, never as sound. When the exact distance is what runs out, the report still gives
 //! an upper bound on it: the depth of the solver's shortest proof tree (a mate within that
