@@ -6,12 +6,12 @@ mod common;
 
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use hayate::mate::{
     check_problem, defender_to_move, main_line_after_proof, verify_mate_line, verify_tsume_line,
-    with_main_line, CheckLimits, LineLimits, SolveLimits, Solver, Verdict,
+    with_main_line, CheckLimits, LineLimits, LineProgress, SolveLimits, Solver, Verdict,
 };
 use hayate::movegen::{generate_checks, generate_legal, MoveList};
 use hayate::types::Move;
@@ -478,7 +478,7 @@ fn the_main_line_under_the_rules_replaces_the_solvers_line() {
         panic!("{verdict:?}")
     };
     assert_eq!(solver_line.len(), 15);
-    let (main, spent) = with_main_line(&mut solver, &pos, verdict.clone(), limits(2_000_000));
+    let (main, spent) = with_main_line(&mut solver, &pos, verdict.clone(), limits(2_000_000), None);
     let Verdict::Mate(main) = main else {
         panic!("{main:?}")
     };
@@ -499,14 +499,14 @@ fn the_main_line_under_the_rules_replaces_the_solvers_line() {
     // Nodes enough for the solver's line only.
     let mut solver = Solver::new(64);
     let (verdict, solved) = solve(&mut solver, limits(2_000_000));
-    let (kept, spent) = with_main_line(&mut solver, &pos, verdict.clone(), limits(solved));
+    let (kept, spent) = with_main_line(&mut solver, &pos, verdict.clone(), limits(solved), None);
     assert_eq!((kept, spent), (verdict.clone(), 0));
     // Nor is it looked for when the first mate is asked for.
     let first = SolveLimits {
         shorten: false,
         ..limits(2_000_000)
     };
-    let (kept, spent) = with_main_line(&mut solver, &pos, verdict.clone(), first);
+    let (kept, spent) = with_main_line(&mut solver, &pos, verdict.clone(), first, None);
     assert_eq!((kept, spent), (verdict.clone(), 0));
     // Told to stop, or past its deadline, the exact search gives up within its next thousand
     // nodes or so, and gives no line.
@@ -528,13 +528,23 @@ fn the_main_line_under_the_rules_replaces_the_solvers_line() {
     };
     let (main, spent) = main_line_after_proof(&mut solver, &pos, &line, late);
     assert!(main.is_none() && spent <= 10_000, "{main:?} {spent}");
-    // With nothing to stop it, the same call finds the line.
+    // With nothing to stop it, the same call finds the line, and tells its nodes as it goes
+    // (`Duration::ZERO`: whenever it reads the clock, every 1024 nodes).
+    let told = Arc::new(Mutex::new(Vec::new()));
+    let tell_to = told.clone();
     let free = LineLimits {
         nodes: 2_000_000,
+        progress: Some(LineProgress {
+            every: Duration::ZERO,
+            tell: Box::new(move |n| tell_to.lock().unwrap().push(n)),
+        }),
         ..LineLimits::default()
     };
-    let (main, _) = main_line_after_proof(&mut solver, &pos, &line, free);
+    let (main, spent) = main_line_after_proof(&mut solver, &pos, &line, free);
     assert_eq!(main.map(|m| m.len()), Some(13));
+    let told = told.lock().unwrap();
+    assert!(!told.is_empty(), "{spent}");
+    assert!(told.windows(2).all(|w| w[0] < w[1]) && told.iter().all(|&n| n <= spent));
 }
 
 fn hayate(args: &[&str]) -> (bool, String, String) {

@@ -10,7 +10,8 @@ use super::{position_argument, Failure, Outcome};
 use crate::kifu::{self, Format};
 use crate::mate::{
     check_batch, check_with_intended, defender_to_move, intended_line, japanese_line, ply_count,
-    with_main_line, BatchRows, CheckLimits, SolveLimits, Solver, Verdict, SOLVER_STACK,
+    with_main_line, BatchRows, CheckLimits, LineProgress, SolveLimits, Solver, Verdict,
+    SOLVER_STACK,
 };
 use crate::position::Position;
 use crate::types::Move;
@@ -167,7 +168,21 @@ fn solve(a: MateArgs) -> Outcome {
     let verdict = solver.solve_problem(&mut pos, limits.clone());
     solver.stop_reporting();
     let solved = solver.nodes();
-    let (verdict, line_nodes) = with_main_line(&mut solver, &pos, verdict, limits);
+    let progress = spinner.is_live().then(|| {
+        let line = spinner.clone();
+        LineProgress {
+            every: SPINNER_EVERY,
+            tell: Box::new(move |n| {
+                let secs = start.elapsed().as_secs_f64();
+                let nodes = solved + n;
+                line.set(&format!(
+                    "{nodes} nodes, {:.0}k nodes/s, the main line under the rules, {secs:.1} s",
+                    nodes as f64 / secs.max(1e-3) / 1000.0,
+                ));
+            }),
+        }
+    });
+    let (verdict, line_nodes) = with_main_line(&mut solver, &pos, verdict, limits, progress);
     let nodes = solved + line_nodes;
     spinner.finish();
     let ms = start.elapsed().as_millis();

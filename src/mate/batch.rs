@@ -86,7 +86,7 @@ fn solve_row(solver: &mut Solver, row: Row, limits: &dyn Fn() -> SolveLimits) ->
     let limits = limits();
     let verdict = solver.solve_problem(&mut pos, limits.clone());
     let solved = solver.nodes();
-    let (verdict, line_nodes) = with_main_line(solver, &pos, verdict, limits);
+    let (verdict, line_nodes) = with_main_line(solver, &pos, verdict, limits, None);
     let nodes = solved + line_nodes;
     let ms = start.elapsed().as_millis();
     let (result, word, plies) = match verdict {

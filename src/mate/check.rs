@@ -327,6 +327,8 @@ struct Checker {
     deadline: Option<Instant>,
     /// Set from outside to stop the check (`stop` to `go mate`).
     stop: Option<Arc<AtomicBool>>,
+    /// Told the nodes now and then (`go mate`'s `info` lines).
+    reporting: Option<Reporting>,
     aborted: bool,
     attacker: Color,
     solver: Solver,
@@ -481,8 +483,8 @@ pub fn check_with_intended(
     Ok(report)
 }
 
-/// How far [`main_line_after_proof`] may go.
-#[derive(Clone, Debug, Default)]
+/// How far [`main_line_after_proof`] may go, and whom it tells how it goes.
+#[derive(Default)]
 pub struct LineLimits {
     /// Nodes of the exact search.
     pub nodes: u64,
@@ -490,6 +492,23 @@ pub struct LineLimits {
     pub deadline: Option<Instant>,
     /// Set from outside to make it give up.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Told the exact search's nodes so far, every so often at most, as the solver's
+    /// `report_progress` tells a solve's: `go mate` sends its `info` lines on, a terminal's
+    /// spinner its count.
+    pub progress: Option<LineProgress>,
+}
+
+/// What [`LineLimits::progress`] holds: how often at most, and whom to tell.
+pub struct LineProgress {
+    pub every: Duration,
+    pub tell: Box<dyn FnMut(u64) + Send>,
+}
+
+/// A [`LineProgress`] under way: when it last told.
+struct Reporting {
+    every: Duration,
+    last: Instant,
+    tell: Box<dyn FnMut(u64) + Send>,
 }
 
 /// The time kept back from a deadline for the answer once the exact search gives up.
@@ -529,6 +548,11 @@ pub fn main_line_after_proof(
         .deadline
         .map(|d| d.checked_sub(LINE_ANSWER_MARGIN).unwrap_or(d));
     c.stop = limits.stop;
+    c.reporting = limits.progress.map(|p| Reporting {
+        every: p.every,
+        last: Instant::now(),
+        tell: p.tell,
+    });
     let first = FirstProof {
         solver_length: line.len(),
         depth: c.solver.proof_depth(),
@@ -587,13 +611,14 @@ pub const MAIN_LINE_MIN_NODES: u64 = 500_000;
 /// `verdict`, the answer of `solver`'s solve of `pos` within `limits`, with the main line
 /// under the rules in place of the solver's line where the exact search finds it within what
 /// the limits leave ([`main_line_after_proof`]; at most [`MAIN_LINE_WORK`] times the solve's
-/// nodes), when the solve proved a mate and was asked for the shortest line (`shorten`). The
-/// verdict, and the nodes the exact search spent.
+/// nodes), when the solve proved a mate and was asked for the shortest line (`shorten`);
+/// `progress` is told its nodes as it goes. The verdict, and the nodes the exact search spent.
 pub fn with_main_line(
     solver: &mut Solver,
     pos: &Position,
     verdict: Verdict,
     limits: SolveLimits,
+    progress: Option<LineProgress>,
 ) -> (Verdict, u64) {
     let Verdict::Mate(line) = &verdict else {
         return (verdict, 0);
@@ -621,6 +646,7 @@ pub fn with_main_line(
             nodes: line_nodes,
             deadline: limits.deadline,
             stop: limits.stop,
+            progress,
         },
     );
     // The main line is played out move by move, as the solver's lines are.
@@ -680,6 +706,7 @@ impl Checker {
             budget,
             deadline: None,
             stop: None,
+            reporting: None,
             aborted: false,
             attacker,
             solver,
@@ -1467,13 +1494,20 @@ impl Checker {
     }
 
     /// Stops the check once its deadline has passed or it was told to stop (`go mate`), and
-    /// says whether it did; a check without either (`hayate tsume check`) goes by its nodes
-    /// alone.
+    /// says whether it did; tells how it goes when asked to. A check without any of these
+    /// (`hayate tsume check`) goes by its nodes alone.
     fn watch_the_clock(&mut self) -> bool {
-        if self.deadline.is_none() && self.stop.is_none() {
+        if self.deadline.is_none() && self.stop.is_none() && self.reporting.is_none() {
             return false;
         }
-        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+        let now = Instant::now();
+        if let Some(r) = &mut self.reporting {
+            if now.duration_since(r.last) >= r.every {
+                r.last = now;
+                (r.tell)(self.nodes);
+            }
+        }
+        let late = self.deadline.is_some_and(|d| now >= d);
         let stopped = self
             .stop
             .as_ref()

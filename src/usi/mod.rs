@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 pub use format::format_info;
 use options::Options;
 
-use crate::mate::{with_main_line, SolveLimits, Solver, Verdict};
+use crate::mate::{with_main_line, LineProgress, SolveLimits, Solver, Verdict};
 use crate::perft;
 use crate::position::Position;
 use crate::search::{self, BestMove, Limits, Shared};
@@ -533,9 +533,18 @@ impl Engine {
                 solver.stop_reporting();
                 let work = solver.work();
                 // With the time left, the main line under the tsume rules, which a GUI shows
-                // as the solution: the quickest mate against the longest defence.
+                // as the solution: the quickest mate against the longest defence. Its search
+                // tells its nodes as the solve did.
+                let hashfull = solver.hashfull();
+                let line_out = out.clone();
+                let progress = LineProgress {
+                    every: MATE_PROGRESS_EVERY,
+                    tell: Box::new(move |n| {
+                        emit(&line_out, &mate_info(start, work + n, hashfull));
+                    }),
+                };
                 let (verdict, line_nodes) =
-                    with_main_line(&mut solver, &pos, verdict, solve_limits);
+                    with_main_line(&mut solver, &pos, verdict, solve_limits, Some(progress));
                 emit(
                     &out,
                     &mate_info(start, work + line_nodes, solver.hashfull()),
