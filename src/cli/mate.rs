@@ -28,8 +28,8 @@ pub struct MateArgs {
     #[arg(long, value_name = "MB", default_value_t = 256)]
     pub hash: usize,
     /// Report the first mate proven. Without it, up to twice its work goes to shorter mates, and
-    /// what the limits leave (at most 16 times the solve's nodes) to the main line under the
-    /// rules, the quickest mate against the longest defence, as `tsume check` finds it
+    /// what the limits leave (at most 16 times the solve's nodes, and 5M) to the main line
+    /// under the rules, the quickest mate against the longest defence, as `tsume check` finds it
     #[arg(long)]
     pub first: bool,
     /// Solve every row of a TSV of name<TAB>sfen, printing name, result, plies, nodes, time

@@ -608,11 +608,28 @@ pub const MAIN_LINE_WORK: u64 = 16;
 /// The fewest nodes the exact search after a quick proof gets.
 pub const MAIN_LINE_MIN_NODES: u64 = 500_000;
 
+/// The most nodes the exact search after a proof gets, however long the solve took: 寿's
+/// first proof takes about 3M nodes and ミクロコスモス's 16M, and sixteen times those would
+/// keep `go mate infinite` from answering for minutes. On the rows whose line it changed at
+/// 5M nodes a problem (above), the exact search took at most 4.0M (zuko027).
+pub const MAIN_LINE_MAX_NODES: u64 = 5_000_000;
+
+/// The nodes of the exact search after a solve of `solved` nodes under the node limit `limit`
+/// (for the solve and the search together): [`MAIN_LINE_WORK`] times the solve's, within
+/// [`MAIN_LINE_MIN_NODES`] and [`MAIN_LINE_MAX_NODES`], and within what the limit leaves.
+fn main_line_nodes(solved: u64, limit: Option<u64>) -> u64 {
+    let cap = solved
+        .saturating_mul(MAIN_LINE_WORK)
+        .clamp(MAIN_LINE_MIN_NODES, MAIN_LINE_MAX_NODES);
+    limit.map_or(cap, |n| n.saturating_sub(solved).min(cap))
+}
+
 /// `verdict`, the answer of `solver`'s solve of `pos` within `limits`, with the main line
 /// under the rules in place of the solver's line where the exact search finds it within what
 /// the limits leave ([`main_line_after_proof`]; at most [`MAIN_LINE_WORK`] times the solve's
-/// nodes), when the solve proved a mate and was asked for the shortest line (`shorten`);
-/// `progress` is told its nodes as it goes. The verdict, and the nodes the exact search spent.
+/// nodes, and at most [`MAIN_LINE_MAX_NODES`]), when the solve proved a mate and was asked for
+/// the shortest line (`shorten`); `progress` is told its nodes as it goes. The verdict, and
+/// the nodes the exact search spent.
 pub fn with_main_line(
     solver: &mut Solver,
     pos: &Position,
@@ -631,13 +648,7 @@ pub fn with_main_line(
     if !limits.shorten || stopped || late {
         return (verdict, 0);
     }
-    let solved = solver.nodes();
-    let cap = solved
-        .saturating_mul(MAIN_LINE_WORK)
-        .max(MAIN_LINE_MIN_NODES);
-    let line_nodes = limits
-        .nodes
-        .map_or(cap, |n| n.saturating_sub(solved).min(cap));
+    let line_nodes = main_line_nodes(solver.nodes(), limits.nodes);
     let (main, spent) = main_line_after_proof(
         solver,
         pos,
@@ -2481,6 +2492,18 @@ fn cook_line_off_the_main_line(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The exact search after a solve gets sixteen times the solve's nodes, within its floor
+    /// and its ceiling, and never more than the node limit leaves.
+    #[test]
+    fn the_main_lines_nodes_follow_the_solves_within_bounds() {
+        assert_eq!(main_line_nodes(100_000, None), 1_600_000);
+        assert_eq!(main_line_nodes(10_000, None), MAIN_LINE_MIN_NODES);
+        assert_eq!(main_line_nodes(3_000_000, None), MAIN_LINE_MAX_NODES);
+        assert_eq!(main_line_nodes(100_000, Some(1_000_000)), 900_000);
+        assert_eq!(main_line_nodes(100_000, Some(50_000_000)), 1_600_000);
+        assert_eq!(main_line_nodes(2_000_000, Some(2_000_000)), 0);
+    }
 
     /// The tries at a drop take the same nodes under the default budget and below it, and the
     /// last grows with a larger budget.
