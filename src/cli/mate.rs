@@ -155,13 +155,8 @@ fn solve(a: MateArgs) -> Outcome {
     if spinner.is_live() {
         let line = spinner.clone();
         solver.report_progress(SPINNER_EVERY, move |p| {
-            let secs = start.elapsed().as_secs_f64();
-            line.set(&format!(
-                "{} nodes, {:.0}k nodes/s, table {}‰ full, {secs:.1} s",
-                p.nodes,
-                p.nodes as f64 / secs.max(1e-3) / 1000.0,
-                p.hashfull
-            ));
+            let detail = format!("table {}‰ full", p.hashfull);
+            line.set(&progress_text(start, p.nodes, &detail));
         });
     }
     let limits = limits();
@@ -173,11 +168,10 @@ fn solve(a: MateArgs) -> Outcome {
         LineProgress {
             every: SPINNER_EVERY,
             tell: Box::new(move |n| {
-                let secs = start.elapsed().as_secs_f64();
-                let nodes = solved + n;
-                line.set(&format!(
-                    "{nodes} nodes, {:.0}k nodes/s, the main line under the rules, {secs:.1} s",
-                    nodes as f64 / secs.max(1e-3) / 1000.0,
+                line.set(&progress_text(
+                    start,
+                    solved + n,
+                    "the main line under the rules",
                 ));
             }),
         }
@@ -206,6 +200,13 @@ fn solve(a: MateArgs) -> Outcome {
         Verdict::Unknown => outln!("unknown: time ran out ({nodes} nodes, {ms} ms)"),
     }
     Ok(())
+}
+
+/// The spinner's line: the nodes, their rate since `start`, `detail` and the time.
+fn progress_text(start: Instant, nodes: u64, detail: &str) -> String {
+    let secs = start.elapsed().as_secs_f64();
+    let rate = nodes as f64 / secs.max(1e-3) / 1000.0;
+    format!("{nodes} nodes, {rate:.0}k nodes/s, {detail}, {secs:.1} s")
 }
 
 /// `hayate tsume check`: on a thread with the solver's deep stack, like `hayate mate`.

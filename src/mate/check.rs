@@ -570,18 +570,9 @@ pub fn main_line_after_proof(
         if !c.unproven_drop {
             break Some(length);
         }
-        let settled = loop {
-            let (settled, more) = c.settle_unproven_met();
-            if settled || !more || c.aborted {
-                break settled && !c.aborted;
-            }
-        };
-        if !settled {
+        if !c.settle_and_forget_unproven() {
             break None;
         }
-        c.bounded.forget_unsure_failures();
-        c.unproven_met.clear();
-        c.unproven_seen.clear();
     };
     c.gather_unproven = false;
     let main = length
@@ -918,21 +909,9 @@ impl Checker {
             if self.aborted || !self.unproven_drop || report.length.is_none() {
                 return;
             }
-            let (settled, more) = self.settle_unproven_met();
-            if self.aborted {
+            if !self.settle_and_forget_unproven() {
                 return;
             }
-            if !settled {
-                if more {
-                    continue;
-                }
-                return;
-            }
-            self.bounded.forget_unsure_failures();
-            self.lines.clear();
-            self.unproven_drop = false;
-            self.unproven_met.clear();
-            self.unproven_seen.clear();
             let mut again = Report::new(report.sfen.clone());
             again.length_at_most = self
                 .first_proof
@@ -947,6 +926,28 @@ impl Checker {
             }
             *report = again;
         }
+    }
+
+    /// Tries the drops that the last answers rested on (`unproven_met`), round after round,
+    /// until one is settled, and then forgets whatever rested on such drops, so that the next
+    /// search asks again with what they settled. Whether one was settled (not when the budget
+    /// ran out first, or no drop has a try left).
+    fn settle_and_forget_unproven(&mut self) -> bool {
+        loop {
+            let (settled, more) = self.settle_unproven_met();
+            if self.aborted || !(settled || more) {
+                return false;
+            }
+            if settled {
+                break;
+            }
+        }
+        self.bounded.forget_unsure_failures();
+        self.lines.clear();
+        self.unproven_drop = false;
+        self.unproven_met.clear();
+        self.unproven_seen.clear();
+        true
     }
 
     /// Tries the drops in `unproven_met` once more, each with the next of `AIMED_TRY_NODES` it
