@@ -197,9 +197,29 @@ pub fn csa(data: &[u8]) {
     record(data, "csa", kifu::csa::read, kifu::csa::write);
 }
 
-/// A KIF record.
+/// A KIF record, and its variations: read as lines off the main line, written back and read
+/// again, the same lines.
 pub fn kif(data: &[u8]) {
     record(data, "kif", kifu::kif::read, kifu::kif::write);
+    let Ok(text) = kifu::decode(data) else {
+        return;
+    };
+    let Ok((rec, variations)) = kifu::kif::read_with_variations(&text) else {
+        return;
+    };
+    let written = kifu::kif::write_with_variations(&rec, &[], &variations)
+        .unwrap_or_else(|e| panic!("variations read do not write: {e}\n{variations:?}"));
+    let (_, again) = kifu::kif::read_with_variations(&written)
+        .unwrap_or_else(|e| panic!("written variations do not read back: {e}\n{written}"));
+    // Written the latest branch point first: the same lines, in that order.
+    let mut expected = variations.clone();
+    expected.sort_by_key(|v| std::cmp::Reverse(v.ply));
+    let lines = |vs: &[kifu::kif::Variation]| -> Vec<(usize, Vec<Move>, Option<kifu::Ending>)> {
+        vs.iter()
+            .map(|v| (v.ply, v.moves.clone(), v.ending))
+            .collect()
+    };
+    assert_eq!(lines(&again), lines(&expected), "{written}");
 }
 
 /// A KI2 record.

@@ -473,3 +473,129 @@ fn csa_00al_gives_a_side_all_the_rest() {
     assert_eq!(rec.start_sfen, TSUME_WITH_THE_REST);
     assert_eq!(rec.moves.len(), 3);
 }
+
+fn usi_line(moves: &[Move]) -> Vec<String> {
+    moves.iter().map(|m| m.to_string()).collect()
+}
+
+/// A variation of `rec` at `ply`: the main line up to it, then `usi` played from there.
+fn variation(rec: &GameRecord, ply: usize, usi: &[&str], note: &str) -> kif::Variation {
+    let mut pos = Position::from_sfen(&rec.start_sfen).unwrap();
+    for m in &rec.moves[..ply - 1] {
+        pos.do_move(m.mv);
+    }
+    let moves: Vec<Move> = usi
+        .iter()
+        .map(|u| {
+            let m = pos.parse_usi_move(u).unwrap();
+            pos.do_move(m);
+            m
+        })
+        .collect();
+    kif::Variation {
+        ply,
+        moves,
+        notes: vec![vec![note.to_string()]],
+        ending: None,
+    }
+}
+
+#[test]
+fn variations_are_written_as_guis_read_them_and_read_back() {
+    let rec = record(
+        hayate::position::STARTPOS,
+        &["7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e"],
+    );
+    let at2a = variation(&rec, 2, &["8c8d", "2g2f"], "first at 2");
+    let at2b = variation(&rec, 2, &["4c4d"], "second at 2");
+    let mut at4 = variation(&rec, 4, &["4c4d", "2f2e"], "at 4");
+    at4.ending = Some(Ending::Resign);
+    let text =
+        kif::write_with_variations(&rec, &[], &[at2a.clone(), at2b.clone(), at4.clone()]).unwrap();
+    // The latest branch point first, each ply's variations in the order given, and a move
+    // with another branch after it marked `+`.
+    let headers: Vec<&str> = text.lines().filter(|l| l.starts_with("変化")).collect();
+    assert_eq!(headers, ["変化：4手", "変化：2手", "変化：2手"], "{text}");
+    let marked: Vec<&str> = text.lines().filter(|l| l.ends_with('+')).collect();
+    assert_eq!(marked.len(), 3, "{text}");
+    assert!(marked[0].starts_with("   2 ３四歩(33)"), "{text}");
+    assert!(marked[1].starts_with("   4 ８四歩(83)"), "{text}");
+    assert!(marked[2].starts_with("   2 ８四歩(83)"), "{text}");
+    assert!(
+        text.contains("   5 ２五歩(26)   ( 0:00/00:00:00)\n   6 投了"),
+        "{text}"
+    );
+    assert!(text.contains("*second at 2\n"), "{text}");
+    // Read back, each is the same line off the main line, in the order written.
+    let (back, variations) = kif::read_with_variations(&text).unwrap();
+    assert_eq!(moves(&back), moves(&rec));
+    assert_eq!(variations, [at4, at2a, at2b]);
+    // The plain reader still takes the main line alone.
+    assert_eq!(moves(&kif::read(&text).unwrap()), moves(&rec));
+}
+
+#[test]
+fn a_variation_branches_off_the_line_read_last() {
+    // The second block branches at ply 3 off the first block's line (7六歩 8四歩), as GUIs
+    // read it: off the main line it is 7六歩 8四歩 6六歩, from ply 2.
+    let text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)+\n   3 ２六歩(27)\n\n変化：2手\n   2 ８四歩(83)+\n   3 ２六歩(27)\n\n変化：3手\n   3 ６六歩(67)\n*nested\n   4 ８五歩(84)\n";
+    let (rec, variations) = kif::read_with_variations(text).unwrap();
+    assert_eq!(usi_line(&moves(&rec)), ["7g7f", "3c3d", "2g2f"]);
+    assert_eq!(variations.len(), 2);
+    assert_eq!(variations[0].ply, 2);
+    assert_eq!(usi_line(&variations[0].moves), ["8c8d", "2g2f"]);
+    assert_eq!(variations[1].ply, 2);
+    assert_eq!(usi_line(&variations[1].moves), ["8c8d", "6g6f", "8d8e"]);
+    // Its comment stays on its own move, the third ply.
+    assert_eq!(variations[1].notes[1], ["nested"]);
+    // Blocks written off the main line in the order of their plies (as the test file here
+    // is) cannot be played off the line before them, and are read off the main line.
+    let text = std::fs::read_to_string(data("variations.kifu")).unwrap();
+    let (_, variations) = kif::read_with_variations(&text).unwrap();
+    let lines: Vec<(usize, Vec<String>)> = variations
+        .iter()
+        .map(|v| (v.ply, usi_line(&v.moves)))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (2, vec!["8c8d".to_string(), "2g2f".to_string()]),
+            (3, vec!["6g6f".to_string(), "8c8d".to_string()])
+        ]
+    );
+}
+
+#[test]
+fn variations_that_do_not_branch_off_the_main_line_are_refused() {
+    let rec = record(hayate::position::STARTPOS, &["7g7f", "3c3d"]);
+    let good = variation(&rec, 2, &["8c8d"], "");
+    let mut past_the_end = good.clone();
+    past_the_end.ply = 3;
+    let mut at_zero = good.clone();
+    at_zero.ply = 0;
+    let same = variation(&rec, 2, &["3c3d"], "");
+    let empty = kif::Variation {
+        ply: 1,
+        ..kif::Variation::default()
+    };
+    // 8四歩 is White's move: at ply 1 it is Black's turn.
+    let mut illegal = good.clone();
+    illegal.ply = 1;
+    for bad in [past_the_end, at_zero, same, empty, illegal] {
+        assert!(
+            kif::write_with_variations(&rec, &[], std::slice::from_ref(&bad)).is_err(),
+            "{bad:?}"
+        );
+    }
+    // Blocks that cannot be read are refused with the line, never a panic.
+    let main = kif::write(&rec).unwrap();
+    for block in [
+        "変化：手\n",
+        "変化：0手\n   1 ７六歩(77)\n",
+        "変化：5手\n   5 ７六歩(77)\n",
+        "変化：2手\n   2 ７六歩(77)\n",
+    ] {
+        let text = format!("{main}\n{block}");
+        assert!(kif::read_with_variations(&text).is_err(), "{block}");
+    }
+}

@@ -7,6 +7,7 @@ mod common;
 use std::collections::{HashMap, HashSet};
 use std::process::Command;
 
+use hayate::kifu::{decode, kif, Ending};
 use hayate::mate::{
     check_problem, check_with_intended, verify_mate_line, verify_tsume_line,
     with_defender_holding_the_rest, Alternative, CheckLimits, IntendedFinding, Report, SolveLimits,
@@ -2159,4 +2160,111 @@ fn a_useless_interposition_in_the_intended_line_is_named() {
 
 fn limits_default() -> CheckLimits {
     limits(3_000_000)
+}
+
+/// The report as KIF: its main line, each line it speaks of as a variation where it leaves the
+/// main line, with its mate, and the summary on the start position.
+#[test]
+fn the_report_as_kif_has_each_flaw_as_a_variation() {
+    let r = check(COOK_FIRST);
+    let text = r.kif(false).unwrap();
+    let (rec, variations) = kif::read_with_variations(&text).unwrap();
+    assert_eq!(rec.start_sfen, r.sfen);
+    let main: Vec<Move> = rec.moves.iter().map(|m| m.mv).collect();
+    assert_eq!(main, r.main_line);
+    assert_eq!(rec.ending, Some(Ending::Mate));
+    assert!(text.contains("*verdict: flawed\n"), "{text}");
+    // The three cooks at the first move, the two other mates at the last and the two 変同,
+    // each with its mating line; the latest branch point first.
+    let alternatives = r.cooks.len() + r.last_move_alternatives.len() + r.equal_variations.len();
+    assert_eq!((r.cooks.len(), alternatives), (3, 7));
+    assert_eq!(variations.len(), alternatives, "{text}");
+    let plies: Vec<usize> = variations.iter().map(|v| v.ply).collect();
+    assert_eq!(plies, [3, 3, 2, 2, 1, 1, 1]);
+    let cooks: Vec<&kif::Variation> = variations
+        .iter()
+        .filter(|v| v.notes[0][0].starts_with("余詰 at ply 1: 3 plies to mate"))
+        .collect();
+    assert_eq!(cooks.len(), 3, "{text}");
+    for (v, a) in cooks.iter().zip(&r.cooks) {
+        assert_eq!((v.ply, &v.moves), (1, &a.line));
+    }
+    assert!(variations.iter().all(|v| v.ending == Some(Ending::Mate)));
+    // 変同 at the defender's turn.
+    let r = check(EQUAL);
+    let text = r.kif(false).unwrap();
+    let (_, variations) = kif::read_with_variations(&text).unwrap();
+    assert_eq!(variations.len(), 1, "{text}");
+    assert_eq!(variations[0].ply, 2);
+    assert_eq!(variations[0].moves, r.equal_variations[0].line);
+    assert!(variations[0].notes[0][0].starts_with("変同 (minor) at ply 2: 2 plies"));
+    // 不詰: each check of the first move with its refutation, the first as the main line.
+    let r = check(NOMATE);
+    assert_eq!(r.status, Status::NoMate);
+    let text = r.kif(false).unwrap();
+    let (rec, variations) = kif::read_with_variations(&text).unwrap();
+    assert_eq!(rec.ending, None);
+    let refuted: Vec<Vec<Move>> = r
+        .refutations
+        .iter()
+        .map(|(m, d)| std::iter::once(*m).chain(*d).collect())
+        .collect();
+    assert!(refuted.len() > 1);
+    let main: Vec<Move> = rec.moves.iter().map(|m| m.mv).collect();
+    assert_eq!(main, refuted[0]);
+    let lines: Vec<Vec<Move>> = variations.iter().map(|v| v.moves.clone()).collect();
+    assert_eq!(lines, refuted[1..]);
+    assert!(variations.iter().all(|v| v.ply == 1 && v.ending.is_none()));
+}
+
+#[test]
+fn the_command_line_writes_the_report_as_kif() {
+    let dir = common::TempDir::new("tsume-kif");
+    // A .kif file is Shift_JIS, as GUIs read that extension.
+    let path = dir.join("cook.kif");
+    let p = path.to_str().unwrap();
+    let (ok, out, err) = hayate(&[
+        "tsume", "check", "--nodes", "1000000", "--kif", p, COOK_FIRST,
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("verdict: flawed\n"), "{out}");
+    let bytes = std::fs::read(&path).unwrap();
+    assert!(String::from_utf8(bytes.clone()).is_err(), "not Shift_JIS");
+    let text = decode(&bytes).unwrap();
+    assert!(
+        text.starts_with("# KIF形式棋譜ファイル (Shift_JIS)\n"),
+        "{text}"
+    );
+    let (_, variations) = kif::read_with_variations(&text).unwrap();
+    assert_eq!(variations.len(), 7);
+    // Read back as a problem, its main line is the intended line: a solution.
+    let (ok, out, err) = hayate(&["tsume", "check", "--nodes", "1000000", p]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("作意: a solution: the main line itself"),
+        "{out}"
+    );
+    // `-` prints the KIF (UTF-8) instead of the summary.
+    let (ok, out, _) = hayate(&["tsume", "check", "--nodes", "1000000", "--kif", "-", EQUAL]);
+    assert!(
+        ok && out.starts_with("# KIF形式棋譜ファイル (UTF-8)\n"),
+        "{out}"
+    );
+    assert!(out.contains("変化：2手"), "{out}");
+    // An output that cannot be written is the job's failure (exit 1), with the reason; with
+    // --batch the option is a usage error (exit 2).
+    let missing = dir.join("no/such/dir/x.kifu");
+    let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args(["tsume", "check", "--nodes", "1000", "--kif"])
+        .arg(&missing)
+        .arg(SOUND)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write"));
+    let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args(["tsume", "check", "--kif", "x.kif", "--batch", "x.tsv"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }

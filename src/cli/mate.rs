@@ -77,6 +77,13 @@ pub struct CheckArgs {
     /// line in USI (moves separated by spaces), held to the rules too
     #[arg(long, value_name = "FILE", conflicts_with = "problem")]
     pub batch: Option<PathBuf>,
+    /// Also write the report as a KIF record to FILE, for a GUI to step through: the main line,
+    /// with each line the report speaks of (余詰 and the minor flaws, the checks and drops left
+    /// unsettled, the intended line) as a variation where it leaves it, and the summary as the
+    /// start's comment. A .kif file is written in Shift_JIS, as GUIs read that extension, any
+    /// other (.kifu) in UTF-8; '-' prints it instead of the summary
+    #[arg(long, value_name = "FILE", conflicts_with = "batch")]
+    pub kif: Option<PathBuf>,
     /// The df-pn solver's table, which finds the first mate and settles the alternatives (the
     /// exact search's own memory grows with --nodes)
     #[arg(long, value_name = "MB", default_value_t = CheckLimits::default().hash_mb)]
@@ -257,12 +264,35 @@ fn check(a: CheckArgs) -> Outcome {
     }
     let problem = problem_argument(&a.problem)?;
     let report = check_with_intended(&problem.sfen, &problem.intended, &limits)?;
+    if let Some(path) = &a.kif {
+        let text = report.kif(a.verbose).map_err(Failure::Job)?;
+        if path.as_os_str() == "-" {
+            out!("{text}");
+            return Ok(());
+        }
+        write_kif(path, &text)?;
+    }
     if a.json {
         outln!("{}", report.json(a.verbose));
     } else {
         out!("{}", report.human(a.verbose));
     }
     Ok(())
+}
+
+/// Writes KIF `text` to `path`: in Shift_JIS for a `.kif` file, in UTF-8 otherwise.
+fn write_kif(path: &std::path::Path, text: &str) -> Result<(), Failure> {
+    let shift_jis = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("kif"));
+    let bytes = if shift_jis {
+        kifu::kif::to_shift_jis(text).map_err(Failure::Job)?
+    } else {
+        text.as_bytes().to_vec()
+    };
+    std::fs::write(path, bytes)
+        .map_err(|e| Failure::Job(format!("cannot write {}: {e}", path.display())))
 }
 
 /// A problem given on the command line.

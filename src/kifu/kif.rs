@@ -80,14 +80,56 @@ pub fn write(rec: &GameRecord) -> Result<String, String> {
 /// move `i`. Each note is a list of lines, each written as a `*` comment line; a missing entry
 /// is no comment.
 pub fn write_annotated(rec: &GameRecord, notes: &[Vec<String>]) -> Result<String, String> {
-    let note = |s: &mut String, i: usize| {
-        for line in notes.get(i).into_iter().flatten() {
+    write_with_variations(rec, notes, &[])
+}
+
+/// A line that branches off a record's main line (KIF's `変化`): from the main line's move
+/// `ply` on, it is played instead.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Variation {
+    /// The ply of the main line whose move it replaces, from 1.
+    pub ply: usize,
+    pub moves: Vec<Move>,
+    /// Comment lines on its moves: `notes[i]` after `moves[i]`; a missing entry is no comment.
+    pub notes: Vec<Vec<String>>,
+    /// How it ends, written as the word after its last move (`詰み` for a mate).
+    pub ending: Option<Ending>,
+}
+
+/// The record as KIF text, with comments as [`write_annotated`] writes them, and `variations`
+/// after the main line, each a `変化：N手` block.
+///
+/// GUIs read a block as branching off the line read last at its ply (ShogiHome goes back
+/// along the current line), so the blocks come in the order a depth-first walk of the tree
+/// meets them: the latest branch point first, and the variations of one ply in the order
+/// given. A move with another branch after it is marked `+`, as Kifu for Windows marks it.
+/// Every variation must branch off the main line: its ply within the main line, and its first
+/// move another than the main line's there.
+pub fn write_with_variations(
+    rec: &GameRecord,
+    notes: &[Vec<String>],
+    variations: &[Variation],
+) -> Result<String, String> {
+    let note = |s: &mut String, lines: Option<&Vec<String>>| {
+        for line in lines.into_iter().flatten() {
             s.push_str(&format!("*{}\n", line.replace(['\n', '\r'], " ")));
         }
     };
-    let mut pos = Position::from_sfen(&rec.start_sfen).map_err(|e| e.to_string())?;
+    let start = Position::from_sfen(&rec.start_sfen).map_err(|e| e.to_string())?;
+    for v in variations {
+        let main = rec.moves.get(v.ply.wrapping_sub(1)).map(|m| m.mv);
+        if main.is_none() || v.moves.is_empty() || v.moves.first().copied() == main {
+            return Err(format!(
+                "a variation at ply {} does not branch off the main line of {} moves",
+                v.ply,
+                rec.moves.len()
+            ));
+        }
+    }
+    let mut pos = start.clone();
     let mut s = String::new();
-    s.push_str("# KIF形式棋譜ファイル (UTF-8)\n");
+    s.push_str(FIRST_LINE_UTF8);
+    s.push('\n');
     s.push_str(&format!("開始日時：{}\n", rec.start_time));
     s.push_str(&format!("棋戦：{}\n", rec.event));
     s.push_str(&format!("持ち時間：{}\n", rec.time_control));
@@ -99,25 +141,27 @@ pub fn write_annotated(rec: &GameRecord, notes: &[Vec<String>]) -> Result<String
     }
     s.push_str(&format!("先手：{}\n後手：{}\n", rec.black, rec.white));
     s.push_str("手数----指手---------消費時間--\n");
-    note(&mut s, 0);
+    note(&mut s, notes.first());
     let mut total = [0u64; 2];
     let mut prev_to = None;
     for (i, m) in rec.moves.iter().enumerate() {
         let c = pos.side_to_move().index();
         total[c] += m.time_ms;
         let text = kif_move(&pos, m.mv, prev_to);
+        let branch = variations.iter().any(|v| v.ply == i + 1);
         s.push_str(&format!(
-            "{:>4} {}   ({:>2}:{:02}/{})\n",
+            "{:>4} {}   ({:>2}:{:02}/{}){}\n",
             i + 1,
             text,
             m.time_ms / 60000,
             m.time_ms / 1000 % 60,
-            hms(total[c])
+            hms(total[c]),
+            if branch { "+" } else { "" }
         ));
         if let Some(cm) = &m.comment {
             s.push_str(&format!("**{}\n", cm.replace(['\n', '\r'], " ")));
         }
-        note(&mut s, i + 1);
+        note(&mut s, notes.get(i + 1));
         if !pos.is_legal(m.mv) {
             return Err(format!("illegal move {} in record", m.mv));
         }
@@ -134,7 +178,57 @@ pub fn write_annotated(rec: &GameRecord, notes: &[Vec<String>]) -> Result<String
         s.push_str(&format!("*{}\n", e.describe()));
         s.push_str(&result_line(e, rec.moves.len(), pos.side_to_move()));
     }
+    // The latest branch point first; a stable sort keeps one ply's variations in order.
+    let mut order: Vec<&Variation> = variations.iter().collect();
+    order.sort_by_key(|v| std::cmp::Reverse(v.ply));
+    for (k, v) in order.iter().enumerate() {
+        let sibling_after = order[k + 1..].iter().any(|w| w.ply == v.ply);
+        let mut pos = start.clone();
+        let mut prev_to = None;
+        for m in &rec.moves[..v.ply - 1] {
+            prev_to = Some(m.mv.to());
+            pos.do_move(m.mv);
+        }
+        s.push_str(&format!("\n変化：{}手\n", v.ply));
+        for (i, &m) in v.moves.iter().enumerate() {
+            if !pos.is_legal(m) {
+                return Err(format!(
+                    "illegal move {m} in the variation at ply {}",
+                    v.ply
+                ));
+            }
+            s.push_str(&format!(
+                "{:>4} {}   ( 0:00/00:00:00){}\n",
+                v.ply + i,
+                kif_move(&pos, m, prev_to),
+                if i == 0 && sibling_after { "+" } else { "" }
+            ));
+            note(&mut s, v.notes.get(i));
+            prev_to = Some(m.to());
+            pos.do_move(m);
+        }
+        if let Some(e) = v.ending {
+            s.push_str(&format!(
+                "{:>4} {}   ( 0:00/00:00:00)\n",
+                v.ply + v.moves.len(),
+                ending_word(e)
+            ));
+        }
+    }
     Ok(s)
+}
+
+/// The first line [`write`] and its kin give a record: a comment that names the encoding.
+const FIRST_LINE_UTF8: &str = "# KIF形式棋譜ファイル (UTF-8)";
+
+/// KIF text as [`write`] gives it, as the bytes of a `.kif` file: in Shift_JIS, which GUIs
+/// expect of that extension (`.kifu` is UTF-8), its first line saying so.
+pub fn to_shift_jis(text: &str) -> Result<Vec<u8>, String> {
+    let text = match text.strip_prefix(FIRST_LINE_UTF8) {
+        Some(rest) => format!("# KIF形式棋譜ファイル (Shift_JIS){rest}"),
+        None => text.to_string(),
+    };
+    super::encode_shift_jis(&text)
 }
 
 /// The closing `まで…` line that readers take the result from.
@@ -325,56 +419,19 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
             rec.start_sfen = p.to_sfen();
             pos = Some(p);
         } else if let Some(p) = pos.as_mut() {
-            let t = line.trim_start();
-            let Some((num, rest)) = t.split_once(' ') else {
-                continue;
-            };
-            if num.parse::<u32>().is_err() {
-                continue;
+            match move_line(p, line, prev_to).map_err(|()| err("illegal or malformed move"))? {
+                None => {}
+                Some(Played::End(e)) => rec.ending = Some(e),
+                Some(Played::Move(m)) => {
+                    prev_to = Some(m.to());
+                    p.do_move(m);
+                    rec.moves.push(RecordedMove {
+                        mv: m,
+                        time_ms: 0,
+                        comment: None,
+                    });
+                }
             }
-            // Only ASCII spaces separate fields: `同　` holds an ideographic space. Some tools
-            // write `同 歩(23)` with an ASCII one: the two words are one move.
-            let mut words = rest.split(' ').filter(|w| !w.is_empty());
-            let first = words.next().unwrap_or("");
-            let joined;
-            let mv_text = if first == "同" {
-                joined = format!("同{}", words.next().unwrap_or(""));
-                joined.as_str()
-            } else {
-                first
-            };
-            let ending = match mv_text {
-                "投了" => Some(Ending::Resign),
-                "詰み" => Some(Ending::Mate),
-                "千日手" => Some(Ending::Sennichite),
-                "入玉勝ち" => Some(Ending::Declaration),
-                "反則負け" => Some(Ending::IllegalMove {
-                    loser: p.side_to_move(),
-                }),
-                "切れ負け" => Some(Ending::TimeUp {
-                    loser: p.side_to_move(),
-                }),
-                // The side to move wins: the move before was illegal (KIF's own word for it).
-                "反則勝ち" => Some(Ending::IllegalMove {
-                    loser: !p.side_to_move(),
-                }),
-                "持将棋" => Some(Ending::MaxMoves),
-                "中断" => Some(Ending::AdjudicatedDraw),
-                _ => None,
-            };
-            if let Some(e) = ending {
-                rec.ending = Some(e);
-                continue;
-            }
-            let m = parse_kif_move(p, mv_text, prev_to)
-                .ok_or_else(|| err("illegal or malformed move"))?;
-            prev_to = Some(m.to());
-            p.do_move(m);
-            rec.moves.push(RecordedMove {
-                mv: m,
-                time_ms: 0,
-                comment: None,
-            });
         }
     }
     let p = match pos {
@@ -392,6 +449,185 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
         rec.ending = Some(super::repetition_ending(&p));
     }
     Ok(rec)
+}
+
+/// What a numbered line of a KIF move list holds.
+enum Played {
+    Move(Move),
+    /// An ending word (`投了`, `詰み`, ...) in the place of a move.
+    End(Ending),
+}
+
+/// The move or ending on a line of a KIF move list in `p` (the position before it), `None`
+/// when the line is not numbered; `Err` when its move is illegal or malformed.
+fn move_line(p: &Position, line: &str, prev_to: Option<Square>) -> Result<Option<Played>, ()> {
+    let t = line.trim_start();
+    let Some((num, rest)) = t.split_once(' ') else {
+        return Ok(None);
+    };
+    if num.parse::<u32>().is_err() {
+        return Ok(None);
+    }
+    // Only ASCII spaces separate fields: `同　` holds an ideographic space. Some tools
+    // write `同 歩(23)` with an ASCII one: the two words are one move.
+    let mut words = rest.split(' ').filter(|w| !w.is_empty());
+    let first = words.next().unwrap_or("");
+    let joined;
+    let mv_text = if first == "同" {
+        joined = format!("同{}", words.next().unwrap_or(""));
+        joined.as_str()
+    } else {
+        first
+    };
+    let ending = match mv_text {
+        "投了" => Some(Ending::Resign),
+        "詰み" => Some(Ending::Mate),
+        "千日手" => Some(Ending::Sennichite),
+        "入玉勝ち" => Some(Ending::Declaration),
+        "反則負け" => Some(Ending::IllegalMove {
+            loser: p.side_to_move(),
+        }),
+        "切れ負け" => Some(Ending::TimeUp {
+            loser: p.side_to_move(),
+        }),
+        // The side to move wins: the move before was illegal (KIF's own word for it).
+        "反則勝ち" => Some(Ending::IllegalMove {
+            loser: !p.side_to_move(),
+        }),
+        "持将棋" => Some(Ending::MaxMoves),
+        "中断" => Some(Ending::AdjudicatedDraw),
+        _ => None,
+    };
+    if let Some(e) = ending {
+        return Ok(Some(Played::End(e)));
+    }
+    parse_kif_move(p, mv_text, prev_to)
+        .map(|m| Some(Played::Move(m)))
+        .ok_or(())
+}
+
+/// Reads a KIF record as [`read`] does, and its variations too (the `変化：N手` blocks after
+/// the main line), each as the line it makes branching off the main line
+/// ([`Variation`], with its comments and its ending). A block branches off the line read
+/// last, as GUIs read it (see [`write_with_variations`]); one whose moves cannot be played
+/// there but can off the main line (as some tools write them) branches off the main line. A
+/// block that comes back to the main line whole, or only carries it on past its end, is no
+/// variation and is left out.
+pub fn read_with_variations(text: &str) -> Result<(GameRecord, Vec<Variation>), String> {
+    let rec = read(text)?;
+    let start = Position::from_sfen(&rec.start_sfen).map_err(|e| e.to_string())?;
+    let main: Vec<Move> = rec.moves.iter().map(|m| m.mv).collect();
+    // Each block: its ply, and its lines with their numbers in the text.
+    let mut blocks: Vec<(usize, Vec<(usize, &str)>)> = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.trim_end().trim_start_matches('\u{feff}');
+        let header = line
+            .strip_prefix("変化：")
+            .or_else(|| line.strip_prefix("変化:"));
+        if let Some(h) = header {
+            let ply = h
+                .trim()
+                .trim_end_matches('手')
+                .trim()
+                .parse()
+                .map_err(|_| {
+                    format!("KIF line {}: a variation without its ply: '{line}'", n + 1)
+                })?;
+            blocks.push((ply, Vec::new()));
+        } else if let Some((_, lines)) = blocks.last_mut() {
+            lines.push((n, line));
+        }
+    }
+    let mut variations = Vec::new();
+    let mut current = main.clone();
+    for (ply, lines) in blocks {
+        let (moves, notes, ending) = match block_line(&start, &current, ply, &lines) {
+            Ok(line) => line,
+            Err(e) => {
+                let line = block_line(&start, &main, ply, &lines).map_err(|_| e)?;
+                current = main.clone();
+                line
+            }
+        };
+        current.truncate(ply - 1);
+        current.extend_from_slice(&moves);
+        let k = current
+            .iter()
+            .zip(&main)
+            .take_while(|(a, b)| a == b)
+            .count();
+        if k == current.len() || k == main.len() {
+            // The main line, a part of it, or the main line carried on past its end: no branch.
+            continue;
+        }
+        // Comments only for the block's own moves, where they stand in the flattened line.
+        let mut flat_notes = vec![Vec::new(); (ply - 1).saturating_sub(k)];
+        flat_notes.extend(notes);
+        let mut notes: Vec<Vec<String>> = flat_notes
+            .into_iter()
+            .skip(k.saturating_sub(ply - 1))
+            .collect();
+        // A move without a comment past the last one with one has no entry, as written.
+        while notes.last().is_some_and(Vec::is_empty) {
+            notes.pop();
+        }
+        variations.push(Variation {
+            ply: k + 1,
+            moves: current[k..].to_vec(),
+            notes,
+            ending,
+        });
+    }
+    Ok((rec, variations))
+}
+
+/// A variation block's moves (with their comments) and its ending, played from `start` along
+/// `base` to the block's `ply`.
+#[allow(clippy::type_complexity)]
+fn block_line(
+    start: &Position,
+    base: &[Move],
+    ply: usize,
+    lines: &[(usize, &str)],
+) -> Result<(Vec<Move>, Vec<Vec<String>>, Option<Ending>), String> {
+    if ply == 0 || ply > base.len() {
+        return Err(format!(
+            "a variation at ply {ply} off a line of {} moves",
+            base.len()
+        ));
+    }
+    let mut pos = start.clone();
+    let mut prev_to = None;
+    for &m in &base[..ply - 1] {
+        prev_to = Some(m.to());
+        pos.do_move(m);
+    }
+    let (mut moves, mut notes, mut ending) = (Vec::new(), Vec::<Vec<String>>::new(), None);
+    for &(n, line) in lines {
+        if let Some(c) = line.strip_prefix('*') {
+            if let Some(last) = notes.last_mut() {
+                last.push(c.to_string());
+            }
+            continue;
+        }
+        match move_line(&pos, line, prev_to) {
+            Err(()) => {
+                return Err(format!(
+                    "KIF line {}: illegal or malformed move: '{line}'",
+                    n + 1
+                ))
+            }
+            Ok(None) => {}
+            Ok(Some(Played::End(e))) => ending = Some(e),
+            Ok(Some(Played::Move(m))) => {
+                prev_to = Some(m.to());
+                pos.do_move(m);
+                moves.push(m);
+                notes.push(Vec::new());
+            }
+        }
+    }
+    Ok((moves, notes, ending))
 }
 
 fn diagram_sfen(rows: &[String], hands: &[String; 2], white_first: bool) -> Result<String, String> {

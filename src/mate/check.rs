@@ -46,6 +46,7 @@
 //! attacker with no such move has lost the line.
 
 mod intended;
+mod kif;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
