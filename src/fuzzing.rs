@@ -197,8 +197,8 @@ pub fn csa(data: &[u8]) {
     record(data, "csa", kifu::csa::read, kifu::csa::write);
 }
 
-/// A KIF record, and its variations: read as lines off the main line, written back and read
-/// again, the same lines.
+/// A KIF record, and its variations: read as lines off the main line, written back (as one
+/// tree) and read again, the same lines but for those that are the beginning of another.
 pub fn kif(data: &[u8]) {
     record(data, "kif", kifu::kif::read, kifu::kif::write);
     let Ok(text) = kifu::decode(data) else {
@@ -211,15 +211,21 @@ pub fn kif(data: &[u8]) {
         .unwrap_or_else(|e| panic!("variations read do not write: {e}\n{variations:?}"));
     let (_, again) = kifu::kif::read_with_variations(&written)
         .unwrap_or_else(|e| panic!("written variations do not read back: {e}\n{written}"));
-    // Written the latest branch point first: the same lines, in that order.
-    let mut expected = variations.clone();
-    expected.sort_by_key(|v| std::cmp::Reverse(v.ply));
-    let lines = |vs: &[kifu::kif::Variation]| -> Vec<(usize, Vec<Move>, Option<kifu::Ending>)> {
-        vs.iter()
-            .map(|v| (v.ply, v.moves.clone(), v.ending))
+    // Each variation as the whole line from the start; the tree's leaves.
+    let main: Vec<Move> = rec.moves.iter().map(|m| m.mv).collect();
+    let leaves = |vs: &[kifu::kif::Variation]| -> std::collections::HashSet<Vec<Move>> {
+        let lines: Vec<Vec<Move>> = vs
+            .iter()
+            .map(|v| main[..v.ply - 1].iter().chain(&v.moves).copied().collect())
+            .collect();
+        lines
+            .iter()
+            .filter(|l| !lines.iter().any(|o| o.len() > l.len() && o.starts_with(l)))
+            .cloned()
             .collect()
     };
-    assert_eq!(lines(&again), lines(&expected), "{written}");
+    assert_eq!(leaves(&again), leaves(&variations), "{written}");
+    assert_eq!(again.len(), leaves(&variations).len(), "{written}");
 }
 
 /// A KI2 record.
@@ -434,6 +440,22 @@ fn check_report(r: &mate::Report) {
     if !r.main_line.is_empty() {
         if let Err(e) = mate::verify_tsume_line(&pos, &r.main_line) {
             panic!("main line of {}: {e}", r.sfen);
+        }
+    }
+    // The report as a record (`--kif`): it writes, and reads back as the problem with the
+    // main line.
+    for verbose in [false, true] {
+        let text = r
+            .kif(verbose)
+            .unwrap_or_else(|e| panic!("the report of {} as KIF: {e}", r.sfen));
+        let (rec, _) = kifu::kif::read_with_variations(&text)
+            .unwrap_or_else(|e| panic!("the KIF of {} does not read back: {e}\n{text}", r.sfen));
+        // The record's moves count from 1, whatever the SFEN's move number.
+        let position = |sfen: &str| sfen.rsplit_once(' ').map(|(p, _)| p.to_string());
+        assert_eq!(position(&rec.start_sfen), position(&r.sfen), "{text}");
+        if !r.main_line.is_empty() {
+            let main: Vec<Move> = rec.moves.iter().map(|m| m.mv).collect();
+            assert_eq!(main, r.main_line, "{text}");
         }
     }
     if let Some((n, line)) = &r.length_at_most {

@@ -599,3 +599,49 @@ fn variations_that_do_not_branch_off_the_main_line_are_refused() {
         assert!(kif::read_with_variations(&text).is_err(), "{block}");
     }
 }
+
+#[test]
+fn variations_that_share_moves_are_one_tree() {
+    let rec = record(
+        hayate::position::STARTPOS,
+        &["7g7f", "3c3d", "2g2f", "8c8d"],
+    );
+    let mut deep = variation(&rec, 2, &["8c8d", "2g2f", "4c4d"], "");
+    deep.notes = vec![vec![], vec![], vec!["deep".into()]];
+    // The beginning of `deep`: written as part of it, its comment on its own last move.
+    let mut prefix = variation(&rec, 2, &["8c8d", "2g2f"], "");
+    prefix.notes = vec![vec![], vec!["prefix".into()]];
+    // Parts from `deep` at ply 3: a block off `deep`'s line, right after it.
+    let mut other = variation(&rec, 2, &["8c8d", "6g6f"], "");
+    other.notes = vec![vec![], vec!["other".into()]];
+    let text =
+        kif::write_with_variations(&rec, &[], &[deep.clone(), prefix, other.clone()]).unwrap();
+    let headers: Vec<&str> = text.lines().filter(|l| l.starts_with("変化")).collect();
+    assert_eq!(headers, ["変化：2手", "変化：3手"], "{text}");
+    assert!(
+        text.contains("   3 ２六歩(27)   ( 0:00/00:00:00)+\n*prefix\n   4 ４四歩(43)"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("変化：3手\n   3 ６六歩(67)   ( 0:00/00:00:00)\n*other\n"),
+        "{text}"
+    );
+    let (_, variations) = kif::read_with_variations(&text).unwrap();
+    let lines: Vec<(usize, Vec<String>)> = variations
+        .iter()
+        .map(|v| (v.ply, usi_line(&v.moves)))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (2, vec!["8c8d".into(), "2g2f".into(), "4c4d".into()]),
+            (2, vec!["8c8d".into(), "6g6f".into()])
+        ]
+    );
+    assert_eq!(
+        variations[0].notes,
+        [vec![], vec!["prefix".to_string()], vec!["deep".to_string()]]
+    );
+    // The block off the variation keeps only its own move's comment.
+    assert_eq!(variations[1].notes, [vec![], vec!["other".to_string()]]);
+}

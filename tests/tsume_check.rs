@@ -2262,8 +2262,40 @@ fn the_command_line_writes_the_report_as_kif() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write"));
+    // With --batch, a directory with a record a row, named after it (made safe, and told
+    // apart from the rows' before it); a row that cannot be read has none.
+    let batch = dir.join("batch.tsv");
+    std::fs::write(
+        &batch,
+        format!("cook\t{COOK_FIRST}\ncook\t{EQUAL}\n../up\t{SOUND}\nbroken\tnot a sfen\n"),
+    )
+    .unwrap();
+    let records = dir.join("records");
+    let (ok, out, err) = hayate(&[
+        "tsume",
+        "check",
+        "--nodes",
+        "1000000",
+        "--batch",
+        batch.to_str().unwrap(),
+        "--kif",
+        records.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("errors 1"), "{out}");
+    let mut names: Vec<String> = std::fs::read_dir(&records)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["_up.kifu", "cook-2.kifu", "cook.kifu"]);
+    let second = std::fs::read_to_string(records.join("cook-2.kifu")).unwrap();
+    let (_, variations) = kif::read_with_variations(&second).unwrap();
+    assert_eq!(variations.len(), 1, "{second}");
+    assert!(second.contains("変同"), "{second}");
     let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
-        .args(["tsume", "check", "--kif", "x.kif", "--batch", "x.tsv"])
+        .args(["tsume", "check", "--kif", "-", "--batch"])
+        .arg(&batch)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -14,8 +14,9 @@ be one that the JSON report speaks of: the main line (or the line within the pro
 for 不詰 the first check with its refutation), and each alternative (余詰, 最終手余詰, 成生非限定,
 打ち場所非限定, 迂回, 手順前後, 変同; with --verbose 早詰 too) as the main line up to its ply and its own line from there,
 each ending in tsshogi's mate; the unsettled checks and drops as their lines; the other
-refutations. Lines that never leave the main line are not variations. The script prints each
-row whose tree differs and exits 1 if there is one.
+refutations. Lines that never leave the main line are not variations, and one that is the
+beginning of another is part of it in the tree. The script prints each row whose tree differs
+and exits 1 if there is one.
 """
 import argparse
 import json
@@ -89,7 +90,11 @@ def expected(report, verbose):
             k += 1
         if line == tmain or (k < len(line) and k < len(tmain)):
             kept.append(line)
-    return kept, mates
+    # The record is a tree: a line that is the beginning of another is part of it, not a leaf
+    # of its own, and a line given twice is one.
+    kept = set(kept)
+    leaves = [l for l in kept if not any(len(o) > len(l) and o[: len(l)] == l for o in kept)]
+    return leaves, mates
 
 
 def main():

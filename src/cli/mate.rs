@@ -10,7 +10,7 @@ use super::{position_argument, Failure, Outcome};
 use crate::kifu::{self, Format};
 use crate::mate::{
     check_batch, check_with_intended, defender_to_move, intended_line, japanese_line, ply_count,
-    with_main_line, BatchRows, CheckLimits, LineProgress, SolveLimits, Solver, Verdict,
+    with_main_line, BatchRows, CheckLimits, LineProgress, Report, SolveLimits, Solver, Verdict,
     SOLVER_STACK,
 };
 use crate::position::Position;
@@ -81,8 +81,9 @@ pub struct CheckArgs {
     /// with each line the report speaks of (余詰 and the minor flaws, the checks and drops left
     /// unsettled, the intended line) as a variation where it leaves it, and the summary as the
     /// start's comment. A .kif file is written in Shift_JIS, as GUIs read that extension, any
-    /// other (.kifu) in UTF-8; '-' prints it instead of the summary
-    #[arg(long, value_name = "FILE", conflicts_with = "batch")]
+    /// other (.kifu) in UTF-8; '-' prints it instead of the summary. With --batch, FILE is a
+    /// directory (made if missing) that gets a NAME.kifu for each row
+    #[arg(long, value_name = "FILE")]
     pub kif: Option<PathBuf>,
     /// The df-pn solver's table, which finds the first mate and settles the alternatives (the
     /// exact search's own memory grows with --nodes)
@@ -234,6 +235,21 @@ fn check(a: CheckArgs) -> Outcome {
         let text = read(path)?;
         // Off a terminal, a line per problem as before: one check may take minutes.
         let progress = Progress::bar_only("tsume check", "problems", 0);
+        let mut records = match &a.kif {
+            Some(dir) if dir.as_os_str() == "-" => {
+                return Err(Failure::Input(
+                    "--kif - prints one problem's record: with --batch, give a directory".into(),
+                ))
+            }
+            Some(dir) => Some(RecordDir::new(dir)?),
+            None => None,
+        };
+        let verbose = a.verbose;
+        let mut write_record = |name: &str, r: &Report| {
+            if let Some(d) = records.as_mut() {
+                d.write(name, r.kif(verbose));
+            }
+        };
         let rows_as = if a.json {
             BatchRows::Json { verbose: a.verbose }
         } else {
@@ -245,6 +261,9 @@ fn check(a: CheckArgs) -> Outcome {
             rows_as,
             a.jobs as usize,
             &mut |line| progress.say(line),
+            a.kif
+                .is_some()
+                .then_some(&mut write_record as &mut dyn FnMut(&str, &Report)),
             &mut |done, rows, name| {
                 progress.set_total(rows as u64);
                 progress.update(done as u64, name);
@@ -254,6 +273,9 @@ fn check(a: CheckArgs) -> Outcome {
             },
         );
         progress.finish();
+        if let Some(d) = records {
+            d.finish()?;
+        }
         if a.json {
             // Standard output stays one JSON object a line.
             eprintln!("{summary}");
@@ -278,6 +300,64 @@ fn check(a: CheckArgs) -> Outcome {
         out!("{}", report.human(a.verbose));
     }
     Ok(())
+}
+
+/// The directory of `--batch --kif DIR`: a record a row, `NAME.kifu` (UTF-8), the name made
+/// safe for a file and told apart from the rows' before it.
+struct RecordDir {
+    dir: PathBuf,
+    taken: std::collections::HashSet<String>,
+    /// The first record that could not be made or written: the batch goes on, and ends with
+    /// it as its failure.
+    failed: Option<String>,
+}
+
+impl RecordDir {
+    fn new(dir: &std::path::Path) -> Result<RecordDir, Failure> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::Job(format!("cannot make {}: {e}", dir.display())))?;
+        Ok(RecordDir {
+            dir: dir.to_path_buf(),
+            taken: Default::default(),
+            failed: None,
+        })
+    }
+
+    fn write(&mut self, name: &str, kif: Result<String, String>) {
+        // Letters, digits and a few marks, any script; anything else (a path's separators, a
+        // control character) becomes '_'.
+        let safe: String = name
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let safe = match safe.trim_start_matches('.') {
+            "" => "problem".to_string(),
+            s => s.to_string(),
+        };
+        let mut file = safe.clone();
+        let mut n = 1;
+        while !self.taken.insert(file.clone()) {
+            n += 1;
+            file = format!("{safe}-{n}");
+        }
+        let path = self.dir.join(format!("{file}.kifu"));
+        let result = kif.and_then(|text| {
+            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        });
+        if let Err(e) = result {
+            self.failed.get_or_insert(format!("{name}: {e}"));
+        }
+    }
+
+    fn finish(self) -> Result<(), Failure> {
+        self.failed.map_or(Ok(()), |e| Err(Failure::Job(e)))
+    }
 }
 
 /// Writes KIF `text` to `path`: in Shift_JIS for a `.kif` file, in UTF-8 otherwise.

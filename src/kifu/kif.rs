@@ -97,24 +97,22 @@ pub struct Variation {
 }
 
 /// The record as KIF text, with comments as [`write_annotated`] writes them, and `variations`
-/// after the main line, each a `変化：N手` block.
+/// after the main line as `変化：N手` blocks.
 ///
-/// GUIs read a block as branching off the line read last at its ply (ShogiHome goes back
-/// along the current line), so the blocks come in the order a depth-first walk of the tree
-/// meets them: the latest branch point first, and the variations of one ply in the order
-/// given. A move with another branch after it is marked `+`, as Kifu for Windows marks it.
-/// Every variation must branch off the main line: its ply within the main line, and its first
-/// move another than the main line's there.
+/// The lines make one tree: variations that share moves past the main line share them in the
+/// record too (a block branches off the variation before it where they part), and one that is
+/// the beginning of another is written as part of it, its comments where its moves are. GUIs
+/// read a block as branching off the line read last at its ply (ShogiHome goes back along
+/// the current line), so the blocks come in the order of a depth-first walk of the tree: after
+/// a line, the branches off it from the latest branch point back, each followed by its own;
+/// the variations of one move in the order given. A move with another branch after it is
+/// marked `+`, as Kifu for Windows marks it. Every variation must branch off the main line:
+/// its ply within the main line, and its first move another than the main line's there.
 pub fn write_with_variations(
     rec: &GameRecord,
     notes: &[Vec<String>],
     variations: &[Variation],
 ) -> Result<String, String> {
-    let note = |s: &mut String, lines: Option<&Vec<String>>| {
-        for line in lines.into_iter().flatten() {
-            s.push_str(&format!("*{}\n", line.replace(['\n', '\r'], " ")));
-        }
-    };
     let start = Position::from_sfen(&rec.start_sfen).map_err(|e| e.to_string())?;
     for v in variations {
         let main = rec.moves.get(v.ply.wrapping_sub(1)).map(|m| m.mv);
@@ -125,6 +123,26 @@ pub fn write_with_variations(
                 rec.moves.len()
             ));
         }
+    }
+    let mut tree = MoveTree::new();
+    let mut main_nodes = Vec::with_capacity(rec.moves.len());
+    let mut at = MoveTree::ROOT;
+    for m in &rec.moves {
+        at = tree.child(at, m.mv);
+        main_nodes.push(at);
+    }
+    for v in variations {
+        let mut at = match v.ply {
+            1 => MoveTree::ROOT,
+            ply => main_nodes[ply - 2],
+        };
+        for (i, &m) in v.moves.iter().enumerate() {
+            at = tree.child(at, m);
+            tree.nodes[at]
+                .notes
+                .extend(v.notes.get(i).into_iter().flatten().cloned());
+        }
+        tree.nodes[at].ending = tree.nodes[at].ending.or(v.ending);
     }
     let mut pos = start.clone();
     let mut s = String::new();
@@ -141,14 +159,21 @@ pub fn write_with_variations(
     }
     s.push_str(&format!("先手：{}\n後手：{}\n", rec.black, rec.white));
     s.push_str("手数----指手---------消費時間--\n");
-    note(&mut s, notes.first());
+    write_notes(&mut s, notes.first());
+    // The main line, as a record's moves are written (with their times and comments).
     let mut total = [0u64; 2];
     let mut prev_to = None;
+    let mut branch_points = Vec::new();
     for (i, m) in rec.moves.iter().enumerate() {
         let c = pos.side_to_move().index();
         total[c] += m.time_ms;
         let text = kif_move(&pos, m.mv, prev_to);
-        let branch = variations.iter().any(|v| v.ply == i + 1);
+        let parent = if i == 0 {
+            MoveTree::ROOT
+        } else {
+            main_nodes[i - 1]
+        };
+        let others = tree.nodes[parent].children.len() > 1;
         s.push_str(&format!(
             "{:>4} {}   ({:>2}:{:02}/{}){}\n",
             i + 1,
@@ -156,14 +181,22 @@ pub fn write_with_variations(
             m.time_ms / 60000,
             m.time_ms / 1000 % 60,
             hms(total[c]),
-            if branch { "+" } else { "" }
+            if others { "+" } else { "" }
         ));
         if let Some(cm) = &m.comment {
             s.push_str(&format!("**{}\n", cm.replace(['\n', '\r'], " ")));
         }
-        note(&mut s, notes.get(i + 1));
+        write_notes(&mut s, notes.get(i + 1));
         if !pos.is_legal(m.mv) {
             return Err(format!("illegal move {} in record", m.mv));
+        }
+        if others {
+            branch_points.push((
+                tree.nodes[parent].children[1..].to_vec(),
+                i + 1,
+                pos.clone(),
+                prev_to,
+            ));
         }
         prev_to = Some(m.mv.to());
         pos.do_move(m.mv);
@@ -178,44 +211,125 @@ pub fn write_with_variations(
         s.push_str(&format!("*{}\n", e.describe()));
         s.push_str(&result_line(e, rec.moves.len(), pos.side_to_move()));
     }
-    // The latest branch point first; a stable sort keeps one ply's variations in order.
-    let mut order: Vec<&Variation> = variations.iter().collect();
-    order.sort_by_key(|v| std::cmp::Reverse(v.ply));
-    for (k, v) in order.iter().enumerate() {
-        let sibling_after = order[k + 1..].iter().any(|w| w.ply == v.ply);
-        let mut pos = start.clone();
-        let mut prev_to = None;
-        for m in &rec.moves[..v.ply - 1] {
-            prev_to = Some(m.mv.to());
-            pos.do_move(m.mv);
+    tree.write_branches(&mut s, branch_points)?;
+    Ok(s)
+}
+
+/// Writes comment lines, each a `*` line.
+fn write_notes(s: &mut String, lines: Option<&Vec<String>>) {
+    for line in lines.into_iter().flatten() {
+        s.push_str(&format!("*{}\n", line.replace(['\n', '\r'], " ")));
+    }
+}
+
+/// The moves of a record and its variations as one tree, for [`write_with_variations`].
+struct MoveTree {
+    /// `nodes[0]` is the start position; every other node is a move, after its parent's.
+    nodes: Vec<TreeNode>,
+}
+
+#[derive(Default)]
+struct TreeNode {
+    mv: Option<Move>,
+    /// The moves after this one: the line's own first, then its branches in the order given.
+    children: Vec<usize>,
+    notes: Vec<String>,
+    ending: Option<Ending>,
+}
+
+/// Branches still to be written off a line: the moves (siblings of the line's move there),
+/// their ply, and the position and the last move's square before them.
+type BranchPoint = (Vec<usize>, usize, Position, Option<Square>);
+
+impl MoveTree {
+    const ROOT: usize = 0;
+
+    fn new() -> MoveTree {
+        MoveTree {
+            nodes: vec![TreeNode::default()],
         }
-        s.push_str(&format!("\n変化：{}手\n", v.ply));
-        for (i, &m) in v.moves.iter().enumerate() {
+    }
+
+    /// The node of `m` after `parent`, made if it is new.
+    fn child(&mut self, parent: usize, m: Move) -> usize {
+        if let Some(&c) = self.nodes[parent]
+            .children
+            .iter()
+            .find(|&&c| self.nodes[c].mv == Some(m))
+        {
+            return c;
+        }
+        self.nodes.push(TreeNode {
+            mv: Some(m),
+            ..TreeNode::default()
+        });
+        let c = self.nodes.len() - 1;
+        self.nodes[parent].children.push(c);
+        c
+    }
+
+    /// Writes the branches off a line just written, the latest branch point first, each
+    /// branch followed by the branches off it.
+    fn write_branches(&self, s: &mut String, points: Vec<BranchPoint>) -> Result<(), String> {
+        for (siblings, ply, pos, prev_to) in points.into_iter().rev() {
+            for (k, &first) in siblings.iter().enumerate() {
+                let more = k + 1 < siblings.len();
+                s.push_str(&format!("\n変化：{ply}手\n"));
+                self.write_branch(s, first, more, ply, pos.clone(), prev_to)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the line from `first` (a move at `ply` in `pos`), following each move's first
+    /// child, and then the branches off it; `more` when another branch follows `first`.
+    fn write_branch(
+        &self,
+        s: &mut String,
+        first: usize,
+        more: bool,
+        ply: usize,
+        mut pos: Position,
+        mut prev_to: Option<Square>,
+    ) -> Result<(), String> {
+        let mut points = Vec::new();
+        let (mut at, mut ply, mut more) = (first, ply, more);
+        loop {
+            let node = &self.nodes[at];
+            let Some(m) = node.mv else {
+                return Err("a variation without a move".into());
+            };
             if !pos.is_legal(m) {
-                return Err(format!(
-                    "illegal move {m} in the variation at ply {}",
-                    v.ply
-                ));
+                return Err(format!("illegal move {m} in a variation at ply {ply}"));
             }
             s.push_str(&format!(
                 "{:>4} {}   ( 0:00/00:00:00){}\n",
-                v.ply + i,
+                ply,
                 kif_move(&pos, m, prev_to),
-                if i == 0 && sibling_after { "+" } else { "" }
+                if more { "+" } else { "" }
             ));
-            note(&mut s, v.notes.get(i));
+            write_notes(s, Some(&node.notes));
             prev_to = Some(m.to());
             pos.do_move(m);
+            let Some((&next, others)) = node.children.split_first() else {
+                if let Some(e) = node.ending {
+                    s.push_str(&format!(
+                        "{:>4} {}   ( 0:00/00:00:00)\n",
+                        ply + 1,
+                        ending_word(e)
+                    ));
+                }
+                break;
+            };
+            if !others.is_empty() {
+                points.push((others.to_vec(), ply + 1, pos.clone(), prev_to));
+            }
+            at = next;
+            ply += 1;
+            more = !others.is_empty();
         }
-        if let Some(e) = v.ending {
-            s.push_str(&format!(
-                "{:>4} {}   ( 0:00/00:00:00)\n",
-                v.ply + v.moves.len(),
-                ending_word(e)
-            ));
-        }
+        self.write_branches(s, points)
     }
-    Ok(s)
 }
 
 /// The first line [`write`] and its kin give a record: a comment that names the encoding.

@@ -5,7 +5,7 @@
 //! not depend on the others, nor on how many are checked at once: the rows come out the same,
 //! in the file's order, whatever `jobs` is.
 
-use super::check::{check_with_intended, CheckLimits, Status};
+use super::check::{check_with_intended, CheckLimits, Report, Status};
 use super::workers::{in_order, rows, Row};
 use crate::json::quote;
 use crate::position::parse_move_syntax;
@@ -21,12 +21,16 @@ pub enum BatchRows {
     Json { verbose: bool },
 }
 
+/// Takes each problem's report with the row's name, besides its row (`--kif DIR`).
+pub type ReportSink<'a> = &'a mut dyn FnMut(&str, &Report);
+
 /// Where a row that cannot be read is counted, after the four `Status` counts.
 const ERRORS: usize = 4;
 
 /// Checks each `name<TAB>sfen` row of `text` (with a third column, the composer's intended
 /// line in USI, held to the rules too), `jobs` at a time, writing a row per problem
-/// through `out`, in the file's order and in the form `rows_as` asks for, and telling
+/// through `out`, in the file's order and in the form `rows_as` asks for, handing each
+/// problem's report with its name to `reports` when given (`--kif DIR`), and telling
 /// `progress` the rows written, the rows in all and the name of the next row to be written;
 /// returns the summary line.
 pub fn check_batch(
@@ -35,6 +39,7 @@ pub fn check_batch(
     rows_as: BatchRows,
     jobs: usize,
     out: &mut dyn FnMut(&str),
+    mut reports: Option<ReportSink>,
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> String {
     let rows = rows(text);
@@ -43,14 +48,18 @@ pub fn check_batch(
     }
     // Sound, flawed, nomate, unknown (as `Status` numbers them), errors.
     let mut counts = [0usize; ERRORS + 1];
+    let keep = reports.is_some();
     in_order(
         rows.len(),
         jobs,
         || (),
-        |_, i| check_row(rows[i], limits, rows_as),
-        &mut |_, (status, text): (usize, String)| {
+        |_, i| check_row(rows[i], limits, rows_as, keep),
+        &mut |i, (status, text, report): (usize, String, Option<Report>)| {
             counts[status] += 1;
             out(&text);
+            if let (Some(tell), Some(r)) = (reports.as_mut(), &report) {
+                tell(rows[i].name, r);
+            }
         },
         &mut |i| progress(i, rows.len(), rows[i].name),
     );
@@ -65,8 +74,14 @@ pub fn check_batch(
     )
 }
 
-/// Checks one row: the index of its count (its status, or `ERRORS`) and its text.
-fn check_row(row: Row, limits: &CheckLimits, rows_as: BatchRows) -> (usize, String) {
+/// Checks one row: the index of its count (its status, or `ERRORS`), its text, and its report
+/// when `keep` asks for it.
+fn check_row(
+    row: Row,
+    limits: &CheckLimits,
+    rows_as: BatchRows,
+    keep: bool,
+) -> (usize, String, Option<Report>) {
     let Row {
         number,
         name,
@@ -75,6 +90,7 @@ fn check_row(row: Row, limits: &CheckLimits, rows_as: BatchRows) -> (usize, Stri
     } = row;
     let result = intended_line(line).and_then(|line| check_with_intended(sfen, &line, limits));
     let status = result.as_ref().map_or(ERRORS, |r| r.status as usize);
+    let kept = result.as_ref().ok().filter(|_| keep).cloned();
     let text = match (rows_as, result) {
         (BatchRows::Table, Ok(r)) => format!("{name}\t{}", r.row()),
         (BatchRows::Table, Err(e)) => format!("{name}\terror: line {}: {e}\t-\t-", number + 1),
@@ -88,7 +104,7 @@ fn check_row(row: Row, limits: &CheckLimits, rows_as: BatchRows) -> (usize, Stri
             quote(&format!("line {}: {e}", number + 1))
         ),
     };
-    (status, text)
+    (status, text, kept)
 }
 
 /// The moves of an intended line written in USI and separated by spaces, as a batch row's
@@ -125,6 +141,7 @@ mod tests {
             BatchRows::Table,
             1,
             &mut |r| rows.push(r.to_string()),
+            None,
             &mut |_, _, _| {},
         );
         assert!(rows[1].starts_with("main\tsound\t3\t") && rows[1].contains("作意 solution"));

@@ -2,8 +2,8 @@
 //! and each line the report speaks of as a variation (変化) where it leaves the main line: 余詰
 //! and the minor flaws with their mating lines, the checks and drops left unsettled, and the
 //! intended line (作意) where it is not the main line. The summary that `hayate tsume check`
-//! prints is the comment on the start position; each variation says on its first move what it
-//! is.
+//! prints is the comment on the start position; each line says what it is on the move it is
+//! about (an alternative's own move, the unsettled check or drop at the end of its line).
 //!
 //! ShogiHome, ShogiGUI and Kifu for Windows read such variations; `hayate tsume check` reads
 //! the file back as a problem with the main line as its intended line.
@@ -39,7 +39,7 @@ impl Report {
         };
         if self.main_line.is_empty() && self.status == Status::NoMate {
             for line in refuted.iter().skip(1) {
-                lines.push((line.clone(), "不詰: refuted".to_string()));
+                lines.push((line.clone(), "不詰: refuted".to_string(), 0));
             }
         }
         let mut sections: Vec<(&str, &[Alternative])> = vec![
@@ -74,7 +74,7 @@ impl Report {
                 // Alternatives are lines from the position before their ply of the main line.
                 let before = &self.main_line[..(a.ply - 1).min(self.main_line.len())];
                 let line = before.iter().chain(&a.line).copied().collect();
-                lines.push((line, note));
+                lines.push((line, note, a.ply - 1));
             }
         }
         for (drops, note) in [
@@ -92,8 +92,9 @@ impl Report {
                 "a drop taken for a defence and proven a useless interposition after the check",
             ),
         ] {
+            // Each ends with the check or the drop it is about.
             for line in drops {
-                lines.push((line.clone(), note.to_string()));
+                lines.push((line.clone(), note.to_string(), line.len().saturating_sub(1)));
             }
         }
         let mut start_notes: Vec<Vec<String>> =
@@ -103,22 +104,25 @@ impl Report {
             let legal = &i.line[..intended::legal_prefix(&self.sfen, &i.line)];
             let note = format!("作意 ({})", i.brief());
             match branch(&main, legal) {
-                Some(_) => lines.push((legal.to_vec(), note)),
+                Some((ply, _)) => lines.push((legal.to_vec(), note, ply - 1)),
                 None => start_notes[0].push(format!("{note}: along the main line")),
             }
         }
         let mut variations = Vec::new();
-        for (line, note) in lines {
+        for (line, note, at) in lines {
             let Some((ply, moves)) = branch(&main, &line) else {
                 // Along the main line, or past its end, where no variation can branch off.
                 start_notes[0].push(format!("{note}: {}", usi(&line)));
                 continue;
             };
             let ending = ends_in_mate(&start, &line).then_some(Ending::Mate);
+            // The note on the move it is about (a move of the main line's part: the first).
+            let mut notes = vec![Vec::new(); at.saturating_sub(ply - 1)];
+            notes.push(vec![note]);
             variations.push(Variation {
                 ply,
                 moves,
-                notes: vec![vec![note]],
+                notes,
                 ending,
             });
         }
