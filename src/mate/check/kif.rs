@@ -72,9 +72,9 @@ impl Report {
                     note.push_str(" (if the drop is a defence)");
                 }
                 // Alternatives are lines from the position before their ply of the main line.
-                let before = &self.main_line[..(a.ply - 1).min(self.main_line.len())];
+                let before = &self.main_line[..a.ply.saturating_sub(1).min(self.main_line.len())];
                 let line = before.iter().chain(&a.line).copied().collect();
-                lines.push((line, note, a.ply - 1));
+                lines.push((line, note, a.ply.saturating_sub(1)));
             }
         }
         for (drops, note) in [
