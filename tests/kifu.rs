@@ -478,6 +478,14 @@ fn usi_line(moves: &[Move]) -> Vec<String> {
     moves.iter().map(|m| m.to_string()).collect()
 }
 
+/// Each variation's ply and moves in USI.
+fn plies_and_lines(variations: &[kif::Variation]) -> Vec<(usize, Vec<String>)> {
+    variations
+        .iter()
+        .map(|v| (v.ply, usi_line(&v.moves)))
+        .collect()
+}
+
 /// A variation of `rec` at `ply`: the main line up to it, then `usi` played from there.
 fn variation(rec: &GameRecord, ply: usize, usi: &[&str], note: &str) -> kif::Variation {
     let mut pos = Position::from_sfen(&rec.start_sfen).unwrap();
@@ -552,12 +560,8 @@ fn a_variation_branches_off_the_line_read_last() {
     // is) cannot be played off the line before them, and are read off the main line.
     let text = std::fs::read_to_string(data("variations.kifu")).unwrap();
     let (_, variations) = kif::read_with_variations(&text).unwrap();
-    let lines: Vec<(usize, Vec<String>)> = variations
-        .iter()
-        .map(|v| (v.ply, usi_line(&v.moves)))
-        .collect();
     assert_eq!(
-        lines,
+        plies_and_lines(&variations),
         [
             (2, vec!["8c8d".to_string(), "2g2f".to_string()]),
             (3, vec!["6g6f".to_string(), "8c8d".to_string()])
@@ -627,12 +631,8 @@ fn variations_that_share_moves_are_one_tree() {
         "{text}"
     );
     let (_, variations) = kif::read_with_variations(&text).unwrap();
-    let lines: Vec<(usize, Vec<String>)> = variations
-        .iter()
-        .map(|v| (v.ply, usi_line(&v.moves)))
-        .collect();
     assert_eq!(
-        lines,
+        plies_and_lines(&variations),
         [
             (2, vec!["8c8d".into(), "2g2f".into(), "4c4d".into()]),
             (2, vec!["8c8d".into(), "6g6f".into()])

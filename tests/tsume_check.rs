@@ -2262,6 +2262,8 @@ fn the_command_line_writes_the_report_as_kif() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write"));
+    // The report itself is printed first.
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("verdict: "));
     // With --batch, a directory with a record a row, named after it (made safe, and told
     // apart from the rows' before it); a row that cannot be read has none.
     let batch = dir.join("batch.tsv");

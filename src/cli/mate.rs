@@ -286,18 +286,21 @@ fn check(a: CheckArgs) -> Outcome {
     }
     let problem = problem_argument(&a.problem)?;
     let report = check_with_intended(&problem.sfen, &problem.intended, &limits)?;
-    if let Some(path) = &a.kif {
-        let text = report.kif(a.verbose).map_err(Failure::Job)?;
+    let record = a.kif.as_ref().map(|path| (path, report.kif(a.verbose)));
+    if let Some((path, text)) = &record {
         if path.as_os_str() == "-" {
-            out!("{text}");
+            out!("{}", text.as_ref().map_err(|e| Failure::Job(e.clone()))?);
             return Ok(());
         }
-        write_kif(path, &text)?;
     }
+    // The report first: a record that cannot be written must not cost the check's result.
     if a.json {
         outln!("{}", report.json(a.verbose));
     } else {
         out!("{}", report.human(a.verbose));
+    }
+    if let Some((path, text)) = record {
+        write_kif(path, &text.map_err(Failure::Job)?)?;
     }
     Ok(())
 }

@@ -266,11 +266,7 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
                 .ok_or_else(|| err("move before the side to move"))?;
             let m = parse_csa_move(p, line).ok_or_else(|| err("illegal or malformed move"))?;
             p.do_move(m);
-            rec.moves.push(RecordedMove {
-                mv: m,
-                time_ms: 0,
-                comment: None,
-            });
+            rec.moves.push(RecordedMove::untimed(m));
         } else if line.starts_with('%') {
             let loser = pos.as_ref().map_or(Color::Black, |p| p.side_to_move());
             rec.ending = Some(match line {

@@ -666,11 +666,7 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
                 .map_err(|e| err(&format!("move {} '{word}': {e}", rec.moves.len() + 1)))?;
             prev_to = Some(m.to());
             p.do_move(m);
-            rec.moves.push(RecordedMove {
-                mv: m,
-                time_ms: 0,
-                comment: None,
-            });
+            rec.moves.push(RecordedMove::untimed(m));
         }
     }
     let Some(p) = pos else {

@@ -539,11 +539,7 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
                 Some(Played::Move(m)) => {
                     prev_to = Some(m.to());
                     p.do_move(m);
-                    rec.moves.push(RecordedMove {
-                        mv: m,
-                        time_ms: 0,
-                        comment: None,
-                    });
+                    rec.moves.push(RecordedMove::untimed(m));
                 }
             }
         }

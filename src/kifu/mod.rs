@@ -215,6 +215,17 @@ pub struct RecordedMove {
     pub comment: Option<String>,
 }
 
+impl RecordedMove {
+    /// A move as a record without times or comments gives it.
+    pub fn untimed(mv: Move) -> RecordedMove {
+        RecordedMove {
+            mv,
+            time_ms: 0,
+            comment: None,
+        }
+    }
+}
+
 /// A finished (or read back) game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {

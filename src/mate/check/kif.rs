@@ -129,14 +129,7 @@ impl Report {
         let mut record = GameRecord::empty();
         record.start_sfen = self.sfen.clone();
         record.event = "hayate tsume check".to_string();
-        record.moves = main
-            .iter()
-            .map(|&mv| RecordedMove {
-                mv,
-                time_ms: 0,
-                comment: None,
-            })
-            .collect();
+        record.moves = main.iter().map(|&mv| RecordedMove::untimed(mv)).collect();
         record.ending = ends_in_mate(&start, &main).then_some(Ending::Mate);
         write_with_variations(&record, &start_notes, &variations)
     }
