@@ -616,6 +616,56 @@ fn the_command_line_shows_the_main_line_under_the_rules() {
 }
 
 #[test]
+fn the_command_line_writes_the_answer_as_kif() {
+    let dir = common::TempDir::new("mate-kif");
+    let path = dir.join("muso055.kif");
+    let p = path.to_str().unwrap();
+    let args = [
+        "mate",
+        "--hash",
+        "64",
+        "--nodes",
+        "2000000",
+        "--time",
+        "100000000",
+    ];
+    let (ok, out, err) = hayate(&[&args[..], &["--kif", p, MUSO_055]].concat());
+    assert!(ok && out.starts_with("mate in 13 plies"), "{out}{err}");
+    // Shift_JIS for a .kif file: the problem, the answer's line ending in 詰み, the answer as
+    // the start's comment.
+    let bytes = std::fs::read(&path).unwrap();
+    assert!(String::from_utf8(bytes.clone()).is_err());
+    let text = hayate::kifu::decode(&bytes).unwrap();
+    let rec = hayate::kifu::kif::read(&text).unwrap();
+    let usi: Vec<String> = rec.moves.iter().map(|m| m.mv.to_string()).collect();
+    assert_eq!(
+        usi.join(" "),
+        "9h9g 9f8e 9g9f 8e9d 9f9e 9d9e P*9f 9e9f N*8h 9f8e 7g7e 8e7e G*7f"
+    );
+    assert_eq!(rec.ending, Some(hayate::kifu::Ending::Mate));
+    assert!(text.contains("*mate in 13 plies ("), "{text}");
+    // `-` prints it instead of the answer; no mate is a record without moves.
+    let (ok, out, _) = hayate(&[
+        "mate",
+        "--hash",
+        "16",
+        "--kif",
+        "-",
+        "4k4/9/9/9/9/9/9/9/9 b G 1",
+    ]);
+    assert!(
+        ok && out.starts_with("# KIF形式棋譜ファイル (UTF-8)\n"),
+        "{out}"
+    );
+    assert!(out.contains("*no mate (") && !out.contains("詰み"), "{out}");
+    let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args(["mate", "--kif", "x.kif", "--batch", "x.tsv"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn the_batch_mode_reports_every_row_and_a_summary() {
     let dir = std::env::temp_dir().join(format!("hayate-mate-batch-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -35,6 +35,11 @@ pub struct MateArgs {
     /// Solve every row of a TSV of name<TAB>sfen, printing name, result, plies, nodes, time
     #[arg(long, value_name = "FILE", conflicts_with = "position")]
     pub batch: Option<PathBuf>,
+    /// Also write the answer as a KIF record to FILE: the problem and its mating line, ending
+    /// in 詰み, the answer as the start's comment. A .kif file is written in Shift_JIS, any
+    /// other (.kifu) in UTF-8; '-' prints it instead of the answer
+    #[arg(long, value_name = "FILE", conflicts_with = "batch")]
+    pub kif: Option<PathBuf>,
     /// With --batch: how many problems to solve at once, each with a table of --hash
     /// megabytes (so N times the memory); the rows come out in the file's order, the same but
     /// for the times
@@ -194,18 +199,44 @@ fn solve(a: MateArgs) -> Outcome {
     } else {
         ""
     };
-    match verdict {
+    let mut answer = Vec::new();
+    match &verdict {
         Verdict::Mate(line) => {
             let usi: Vec<String> = line.iter().map(|m| m.to_string()).collect();
-            outln!(
+            answer.push(format!(
                 "mate in {}{first} ({nodes} nodes, {ms} ms)",
                 ply_count(line.len())
-            );
-            outln!("usi: {}", usi.join(" "));
-            outln!("japanese: {}", japanese_line(&pos, &line));
+            ));
+            answer.push(format!("usi: {}", usi.join(" ")));
+            answer.push(format!("japanese: {}", japanese_line(&pos, line)));
         }
-        Verdict::NoMate => outln!("no mate ({nodes} nodes, {ms} ms)"),
-        Verdict::Unknown => outln!("unknown: time ran out ({nodes} nodes, {ms} ms)"),
+        Verdict::NoMate => answer.push(format!("no mate ({nodes} nodes, {ms} ms)")),
+        Verdict::Unknown => answer.push(format!("unknown: time ran out ({nodes} nodes, {ms} ms)")),
+    }
+    let record = a.kif.as_ref().map(|path| {
+        let mut rec = kifu::GameRecord::empty();
+        rec.start_sfen = pos.to_sfen();
+        rec.event = "hayate mate".to_string();
+        if let Verdict::Mate(line) = &verdict {
+            rec.moves = line
+                .iter()
+                .map(|&m| kifu::RecordedMove::untimed(m))
+                .collect();
+            rec.ending = Some(kifu::Ending::Mate);
+        }
+        (path, kifu::kif::write_annotated(&rec, &[answer.clone()]))
+    });
+    if let Some((path, text)) = &record {
+        if path.as_os_str() == "-" {
+            out!("{}", text.as_ref().map_err(|e| Failure::Job(e.clone()))?);
+            return Ok(());
+        }
+    }
+    for line in &answer {
+        outln!("{line}");
+    }
+    if let Some((path, text)) = record {
+        write_kif(path, &text.map_err(Failure::Job)?)?;
     }
     Ok(())
 }
