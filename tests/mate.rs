@@ -593,18 +593,20 @@ fn the_command_line_prints_the_line_in_usi_and_japanese() {
     assert!(!ok && err.contains("hayate mate:"), "{err}");
 }
 
+/// `hayate mate` with no time limit that a loaded machine could reach: the nodes decide.
+const MATE_BY_NODES: [&str; 7] = [
+    "mate",
+    "--hash",
+    "64",
+    "--nodes",
+    "2000000",
+    "--time",
+    "100000000",
+];
+
 #[test]
 fn the_command_line_shows_the_main_line_under_the_rules() {
-    // No time limit that a loaded machine could reach: the nodes decide.
-    let args = [
-        "mate",
-        "--hash",
-        "64",
-        "--nodes",
-        "2000000",
-        "--time",
-        "100000000",
-    ];
+    let args = MATE_BY_NODES;
     let (ok, out, _) = hayate(&[&args[..], &[MUSO_055]].concat());
     assert!(ok && out.starts_with("mate in 13 plies"), "{out}");
     assert!(
@@ -620,15 +622,7 @@ fn the_command_line_writes_the_answer_as_kif() {
     let dir = common::TempDir::new("mate-kif");
     let path = dir.join("muso055.kif");
     let p = path.to_str().unwrap();
-    let args = [
-        "mate",
-        "--hash",
-        "64",
-        "--nodes",
-        "2000000",
-        "--time",
-        "100000000",
-    ];
+    let args = MATE_BY_NODES;
     let (ok, out, err) = hayate(&[&args[..], &["--kif", p, MUSO_055]].concat());
     assert!(ok && out.starts_with("mate in 13 plies"), "{out}{err}");
     // Shift_JIS for a .kif file: the problem, the answer's line ending in 詰み, the answer as
