@@ -2244,6 +2244,17 @@ fn the_command_line_writes_the_report_as_kif() {
         out.contains("作意: a solution: the main line itself"),
         "{out}"
     );
+    // Its variations are read but not checked, and the report says so (on stderr with --json,
+    // whose stdout stays one object).
+    let note = "note: the record's 7 variations (変化) are not held to the rules";
+    assert!(out.contains(note), "{out}");
+    let (ok, out, err) = hayate(&["tsume", "check", "--nodes", "1000000", "--json", p]);
+    assert!(
+        ok && err.contains(note) && !out.contains(note),
+        "{out}{err}"
+    );
+    let (_, out, _) = hayate(&["tsume", "check", "--nodes", "1000000", COOK_FIRST]);
+    assert!(!out.contains("note:"), "{out}");
     // `-` prints the KIF (UTF-8) instead of the summary.
     let (ok, out, _) = hayate(&["tsume", "check", "--nodes", "1000000", "--kif", "-", EQUAL]);
     assert!(

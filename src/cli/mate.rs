@@ -330,6 +330,20 @@ fn check(a: CheckArgs) -> Outcome {
     } else {
         out!("{}", report.human(a.verbose));
     }
+    if problem.variations > 0 {
+        // Not on stdout with --json, which stays one object.
+        let note = format!(
+            "note: the record's {} (変化) {} not held to the rules: only its main line is, as \
+             the intended line",
+            count_of(problem.variations, "variation"),
+            if problem.variations == 1 { "is" } else { "are" }
+        );
+        if a.json {
+            eprintln!("{note}");
+        } else {
+            outln!("{note}");
+        }
+    }
     if let Some((path, text)) = record {
         write_kif(path, &text.map_err(Failure::Job)?)?;
     }
@@ -394,6 +408,15 @@ impl RecordDir {
     }
 }
 
+/// `n` things: "1 variation", "7 variations".
+fn count_of(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
 /// Writes KIF `text` to `path`: in Shift_JIS for a `.kif` file, in UTF-8 otherwise.
 fn write_kif(path: &std::path::Path, text: &str) -> Result<(), Failure> {
     let shift_jis = path
@@ -416,6 +439,8 @@ pub struct Problem {
     pub sfen: String,
     /// The composer's intended line (作意), when a record gave one.
     pub intended: Vec<Move>,
+    /// How many variations (変化) the record has besides it: read, but not held to the rules.
+    pub variations: usize,
 }
 
 /// Whether `words` name a file, and the problem it holds (see [`problem_in`]). `None` when no
@@ -445,9 +470,15 @@ fn problem_file(words: &[String]) -> Result<Option<Problem>, Failure> {
 pub fn problem_in(text: &str, ext: &str) -> Result<Problem, String> {
     if let Some(format) = Format::from_extension(ext).or_else(|| Format::sniff(text)) {
         let rec = format.read(text)?;
+        // KIF and KI2 keep variations after the main line, each behind its `変化` line.
+        let variations = text
+            .lines()
+            .filter(|l| l.starts_with("変化：") || l.starts_with("変化:"))
+            .count();
         return Ok(Problem {
             sfen: rec.start_sfen,
             intended: rec.moves.iter().map(|m| m.mv).collect(),
+            variations,
         });
     }
     let first = text
@@ -466,6 +497,7 @@ pub fn problem_in(text: &str, ext: &str) -> Result<Problem, String> {
     Ok(Problem {
         sfen: sfen.trim().to_string(),
         intended: intended_line(line)?,
+        variations: 0,
     })
 }
 
@@ -481,5 +513,6 @@ fn problem_argument(words: &[String]) -> Result<Problem, Failure> {
     Ok(Problem {
         sfen,
         intended: Vec::new(),
+        variations: 0,
     })
 }
