@@ -639,14 +639,8 @@ fn the_command_line_writes_the_answer_as_kif() {
     assert_eq!(rec.ending, Some(hayate::kifu::Ending::Mate));
     assert!(text.contains("*mate in 13 plies ("), "{text}");
     // `-` prints it instead of the answer; no mate is a record without moves.
-    let (ok, out, _) = hayate(&[
-        "mate",
-        "--hash",
-        "16",
-        "--kif",
-        "-",
-        "4k4/9/9/9/9/9/9/9/9 b G 1",
-    ]);
+    let no_mate = ["--kif", "-", "4k4/9/9/9/9/9/9/9/9 b G 1"];
+    let (ok, out, _) = hayate(&[&MATE_BY_NODES[..], &no_mate].concat());
     assert!(
         ok && out.starts_with("# KIF形式棋譜ファイル (UTF-8)\n"),
         "{out}"

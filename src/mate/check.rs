@@ -55,7 +55,9 @@ use std::time::{Duration, Instant};
 
 use super::bounded::{BoundedSearch, Oracle};
 use super::dfpn::Settled;
-use super::{japanese_line, muda, ply_count, verify_tsume_line, SolveLimits, Solver, Verdict};
+use super::{
+    japanese_line, muda, ply_count, verify_tsume_line, SolveLimits, Solver, Throttled, Verdict,
+};
 use crate::attacks;
 use crate::json::quote;
 use crate::movegen::{generate_checks, generate_legal, MoveList};
@@ -329,7 +331,7 @@ struct Checker {
     /// Set from outside to stop the check (`stop` to `go mate`).
     stop: Option<Arc<AtomicBool>>,
     /// Told the nodes now and then (`go mate`'s `info` lines).
-    reporting: Option<Reporting>,
+    reporting: Option<Throttled<u64>>,
     aborted: bool,
     attacker: Color,
     solver: Solver,
@@ -505,13 +507,6 @@ pub struct LineProgress {
     pub tell: Box<dyn FnMut(u64) + Send>,
 }
 
-/// A [`LineProgress`] under way: when it last told.
-struct Reporting {
-    every: Duration,
-    last: Instant,
-    tell: Box<dyn FnMut(u64) + Send>,
-}
-
 /// The time kept back from a deadline for the answer once the exact search gives up.
 const LINE_ANSWER_MARGIN: Duration = Duration::from_millis(100);
 
@@ -549,11 +544,7 @@ pub fn main_line_after_proof(
         .deadline
         .map(|d| d.checked_sub(LINE_ANSWER_MARGIN).unwrap_or(d));
     c.stop = limits.stop;
-    c.reporting = limits.progress.map(|p| Reporting {
-        every: p.every,
-        last: Instant::now(),
-        tell: p.tell,
-    });
+    c.reporting = limits.progress.map(|p| Throttled::new(p.every, p.tell));
     let first = FirstProof {
         solver_length: line.len(),
         depth: c.solver.proof_depth(),
@@ -1515,10 +1506,7 @@ impl Checker {
         }
         let now = Instant::now();
         if let Some(r) = &mut self.reporting {
-            if now.duration_since(r.last) >= r.every {
-                r.last = now;
-                (r.tell)(self.nodes);
-            }
+            r.tell_if_due(now, || self.nodes);
         }
         let late = self.deadline.is_some_and(|d| now >= d);
         let stopped = self

@@ -20,10 +20,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::muda;
 use super::parents::{NodeId, ParentLinks};
 use super::path_failures::{self, PathFailure, PathFailures};
 use super::table::{MateTable, Probe, INF};
+use super::{muda, Throttled};
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::movegen::{
@@ -219,19 +219,11 @@ pub struct Solver {
     /// the checker's detour test.
     avoided: Vec<u64>,
     /// Who is told how a long solve is going (see [`Solver::report_progress`]).
-    reporter: Option<Reporter>,
+    reporter: Option<Throttled<SolveProgress>>,
     /// Failures that rest on the path, by the path (see [`Solver::remember_path_failures`]).
     path_failures: Option<PathFailures>,
     /// The path key of the node being expanded, for its children's.
     expanding_path: u64,
-}
-
-/// What [`Solver::report_progress`] was given.
-struct Reporter {
-    every: Duration,
-    /// When it was last told (at first, when it was set).
-    last: Instant,
-    tell: Box<dyn FnMut(SolveProgress) + Send>,
 }
 
 /// How a solve is going, for a caller that shows it (`go mate`'s `info` lines).
@@ -313,11 +305,7 @@ impl Solver {
         every: Duration,
         tell: impl FnMut(SolveProgress) + Send + 'static,
     ) {
-        self.reporter = Some(Reporter {
-            every,
-            last: Instant::now(),
-            tell: Box::new(tell),
-        });
+        self.reporter = Some(Throttled::new(every, Box::new(tell)));
     }
 
     /// Ends what [`Solver::report_progress`] started.
@@ -586,13 +574,11 @@ impl Solver {
         let now = (self.reporter.is_some() || self.limits.deadline.is_some()).then(Instant::now);
         let work = self.work();
         if let (Some(r), Some(now)) = (&mut self.reporter, now) {
-            if now.duration_since(r.last) >= r.every {
-                r.last = now;
-                (r.tell)(SolveProgress {
-                    nodes: work,
-                    hashfull: self.table.hashfull(),
-                });
-            }
+            let table = &self.table;
+            r.tell_if_due(now, || SolveProgress {
+                nodes: work,
+                hashfull: table.hashfull(),
+            });
         }
         let l = &self.limits;
         if l.nodes.is_some_and(|n| self.nodes >= n)

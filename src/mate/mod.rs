@@ -13,6 +13,34 @@ mod path_failures;
 mod table;
 mod workers;
 
+/// A caller told how a search goes, at most once every `every` (the solver's
+/// [`Solver::report_progress`], the exact search's [`LineProgress`]): `go mate`'s `info` lines,
+/// a terminal's spinner.
+struct Throttled<T> {
+    every: std::time::Duration,
+    /// When it was last told (at first, when it was made).
+    last: std::time::Instant,
+    tell: Box<dyn FnMut(T) + Send>,
+}
+
+impl<T> Throttled<T> {
+    fn new(every: std::time::Duration, tell: Box<dyn FnMut(T) + Send>) -> Throttled<T> {
+        Throttled {
+            every,
+            last: std::time::Instant::now(),
+            tell,
+        }
+    }
+
+    /// Tells `value()` when `every` has passed since the last telling, `now` being the time.
+    fn tell_if_due(&mut self, now: std::time::Instant, value: impl FnOnce() -> T) {
+        if now.duration_since(self.last) >= self.every {
+            self.last = now;
+            (self.tell)(value());
+        }
+    }
+}
+
 pub use batch::run_batch;
 pub use check::{
     check_problem, check_with_intended, main_line_after_proof, with_defender_holding_the_rest,
