@@ -420,8 +420,12 @@ pub fn tsume_check(data: &[u8]) {
                     hash_mb: CHECK_HASH_MB,
                     ..mate::CheckLimits::default()
                 };
-                if let Ok(r) = mate::check_with_intended(&problem.sfen, &problem.intended, &limits)
-                {
+                if let Ok(r) = mate::check_with_record(
+                    &problem.sfen,
+                    &problem.intended,
+                    &problem.variations,
+                    &limits,
+                ) {
                     check_report(&r);
                 }
             }
@@ -566,7 +570,74 @@ fn check_report(r: &mate::Report) {
     if let Some(i) = &r.intended {
         check_intended(&pos, r, i);
     }
+    for v in &r.variations {
+        check_variation(&pos, r, v);
+    }
     let _ = (r.human(true), r.json(true), r.row());
+}
+
+/// What the finding on one of the record's variations promises: it branches off within its
+/// line; a defence's line found to be the best play is a mate as long as the plies it names,
+/// and a quicker mate in it is one from its ply; a try is a check at an attacker turn, and
+/// its refutation a legal reply; a try the report names is one of the report's alternatives.
+fn check_variation(pos: &Position, r: &mate::Report, v: &mate::ComposerVariation) {
+    use mate::{IntendedFinding as I, VariationFinding as F};
+    let sfen = &r.sfen;
+    assert!((1..=v.line.len()).contains(&v.ply), "{sfen}");
+    let before = |ply: usize| {
+        let mut p = pos.clone();
+        for &m in &v.line[..ply - 1] {
+            p.do_move(m);
+        }
+        p
+    };
+    match &v.finding {
+        F::Defence { finding, plies, .. } => {
+            assert!(v.ply.is_multiple_of(2), "{sfen}");
+            match finding {
+                I::Solution => {
+                    if let Err(e) = mate::verify_tsume_line(pos, &v.line) {
+                        panic!("variation of {sfen} found the best play: {e}");
+                    }
+                    assert_eq!(*plies, Some(v.line.len()), "{sfen}");
+                }
+                I::QuickerMate { ply, line, .. } => {
+                    assert!(
+                        ply % 2 == 1 && *ply > v.ply && *ply <= v.line.len(),
+                        "{sfen}"
+                    );
+                    if let Err(e) = mate::verify_tsume_line(&before(*ply), line) {
+                        panic!("quicker mate at ply {ply} of a variation of {sfen}: {e}");
+                    }
+                }
+                I::LongerDefence { ply, .. } | I::UselessInterposition { ply } => {
+                    assert!(
+                        ply % 2 == 0 && *ply > v.ply && *ply <= v.line.len(),
+                        "{sfen}"
+                    );
+                }
+                _ => {}
+            }
+        }
+        F::FailedTry { refutation, .. } => {
+            assert!(v.ply % 2 == 1, "{sfen}");
+            let mut p = before(v.ply);
+            p.do_move(v.line[v.ply - 1]);
+            assert!(p.in_check(), "{sfen}");
+            if let Some(r) = refutation {
+                assert!(p.is_legal(*r), "{sfen}: {r}");
+            }
+        }
+        F::MatingTry { called } => {
+            assert!(v.ply % 2 == 1, "{sfen}");
+            if called.is_some() {
+                assert_eq!(v.line[..v.ply - 1], r.main_line[..v.ply - 1], "{sfen}");
+            }
+        }
+        F::UselessDefence | F::Escapes => assert!(v.ply.is_multiple_of(2), "{sfen}"),
+        F::NotLegal { ply, .. } => assert!(*ply <= v.ply + 1, "{sfen}"),
+        F::Unknown { .. } => {}
+    }
 }
 
 /// What the finding on an intended line promises: a solution (or a forced mate, or a line

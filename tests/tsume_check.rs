@@ -9,9 +9,9 @@ use std::process::Command;
 
 use hayate::kifu::{decode, kif, Ending};
 use hayate::mate::{
-    check_problem, check_with_intended, verify_mate_line, verify_tsume_line,
+    check_problem, check_with_intended, check_with_record, verify_mate_line, verify_tsume_line,
     with_defender_holding_the_rest, Alternative, CheckLimits, IntendedFinding, Report, SolveLimits,
-    Solver, Status, Verdict,
+    Solver, Status, VariationFinding, Verdict,
 };
 use hayate::movegen::{generate_checks, generate_legal, MoveList};
 use hayate::types::Move;
@@ -2244,11 +2244,52 @@ fn the_command_line_writes_the_report_as_kif() {
         out.contains("作意: a solution: the main line itself"),
         "{out}"
     );
-    // Its variations are read but not checked, and the report says so (on stderr with --json,
-    // whose stdout stays one object).
-    let note = "note: the record's 7 variations (変化) are not held to the rules";
-    assert!(out.contains(note), "{out}");
+    // Its variations are held to the rules: the cooks and minor flaws at attacker turns are
+    // tries that mate, under the report's names; the 変同 as long as the main line.
+    assert_eq!(out.matches("\n変化 at ply ").count(), 7, "{out}");
+    assert_eq!(
+        out.matches("  a try that mates too: the 余詰 at ply 1 above\n")
+            .count(),
+        3,
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("  a try that mates too: the 最終手余詰 at ply 3 above\n")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert_eq!(
+        out.matches(": 変同: as long as the main line").count(),
+        2,
+        "{out}"
+    );
+    assert!(!out.contains("note:"), "{out}");
     let (ok, out, err) = hayate(&["tsume", "check", "--nodes", "1000000", "--json", p]);
+    assert!(ok && err.is_empty(), "{out}{err}");
+    assert_eq!(out.matches("\"finding\":\"mates\"").count(), 5, "{out}");
+    // A KI2 record's variations are not read as lines: the report says they are not checked
+    // (on stderr with --json, whose stdout stays one object).
+    let problem = Position::from_sfen(COOK_FIRST).unwrap();
+    let r = check(COOK_FIRST);
+    let mut rec = hayate::kifu::GameRecord::empty();
+    rec.start_sfen = COOK_FIRST.to_string();
+    rec.moves = r
+        .main_line
+        .iter()
+        .map(|&m| hayate::kifu::RecordedMove::untimed(m))
+        .collect();
+    let mut after = problem.clone();
+    after.do_move(r.main_line[0]);
+    let variation = hayate::kifu::ki2::write_line(&after, &r.equal_variations[0].line).unwrap();
+    let ki2 = dir.join("cook.ki2");
+    let text = hayate::kifu::ki2::write(&rec).unwrap() + "\n変化：2手\n" + &variation + "\n";
+    std::fs::write(&ki2, text).unwrap();
+    let ki2 = ki2.to_str().unwrap();
+    let note = "note: the record's 1 variation (変化) is not held to the rules";
+    let (ok, out, err) = hayate(&["tsume", "check", "--nodes", "1000000", ki2]);
+    assert!(ok && out.contains(note), "{out}{err}");
+    let (ok, out, err) = hayate(&["tsume", "check", "--nodes", "1000000", "--json", ki2]);
     assert!(
         ok && err.contains(note) && !out.contains(note),
         "{out}{err}"
@@ -2312,4 +2353,239 @@ fn the_command_line_writes_the_report_as_kif() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+// The record's own variations (変化), given with the problem.
+
+/// USI moves, space-separated.
+fn usi_line(text: &str) -> Vec<Move> {
+    text.split_whitespace()
+        .map(|u| hayate::position::parse_move_syntax(u).unwrap())
+        .collect()
+}
+
+/// The check of `sfen` with the hands as given, its intended line, and the record's
+/// `variations` (USI lines from the problem's position): each variation's finding.
+fn check_variations(
+    sfen: &str,
+    intended: &str,
+    variations: &[&str],
+) -> (Report, Vec<VariationFinding>) {
+    let lines: Vec<Vec<Move>> = variations.iter().map(|v| usi_line(v)).collect();
+    let r = check_with_record(sfen, &usi_line(intended), &lines, &intended_limits()).unwrap();
+    let findings = r.variations.iter().map(|v| v.finding.clone()).collect();
+    (r, findings)
+}
+
+#[test]
+fn a_try_in_the_record_is_shown_to_fail_with_a_defence_that_escapes() {
+    // SOUND as given: ▲8二金 △9三玉 ▲8三金打. ▲9一金 is refuted by △9三玉 (and △8三玉), not
+    // by △9一同玉; ▲8二角成 by △同玉.
+    let (r, found) = check_variations(
+        SOUND,
+        "G*8b 9b9c G*8c",
+        &["G*9a 9b9c", "G*9a 9b9a", "9c8b+", "G*8b 9b9c G*5e"],
+    );
+    assert_eq!(
+        r.variations.iter().map(|v| v.ply).collect::<Vec<_>>(),
+        [1, 2, 1, 3]
+    );
+    let pos = Position::from_sfen(SOUND).unwrap();
+    let escapes = |line: &str| value_after(&pos, &usi_line(line), 9).is_none();
+    assert!(escapes("G*9a 9b9c") && escapes("G*9a 9b8c") && !escapes("G*9a 9b9a"));
+    assert!(escapes("9c8b+ 9b8b"));
+    assert_eq!(
+        found[0],
+        VariationFinding::FailedTry {
+            refutation: Some(usi_line("9b9c")[0]),
+            shown: Some(true)
+        }
+    );
+    // The second branches off the first at ply 2: a defence, after which the mate is 1 ply
+    // (as the exhaustive search has it), and no line follows it: not a mate.
+    assert_eq!(value_after(&pos, &usi_line("G*9a 9b9a"), 9), Some(1));
+    match &found[1] {
+        VariationFinding::Defence {
+            finding: IntendedFinding::NotAMate { ply: 2, .. },
+            plies: Some(3),
+            sure: true,
+            spare: None,
+        } => {}
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        found[2],
+        VariationFinding::FailedTry {
+            refutation: Some(usi_line("9b8b")[0]),
+            shown: None
+        }
+    );
+    assert!(
+        matches!(&found[3], VariationFinding::NotLegal { ply: 3, why } if why.contains("gives no check")),
+        "{:?}",
+        found[3]
+    );
+    let human = r.human(false);
+    assert!(
+        human.contains("変化 at ply 1: ▲9一金 △9三玉  (G*9a 9b9c)\n  a try (紛れ) that fails: the line's reply escapes mate\n"),
+        "{human}"
+    );
+    assert!(human.contains("not a legal line: at ply 3"), "{human}");
+    let json = r.json(false);
+    assert!(
+        json.contains(
+            "\"variations\":[{\"line\":[\"G*9a\",\"9b9c\"],\"ply\":1,\"finding\":\"refuted\""
+        ),
+        "{json}"
+    );
+}
+
+#[test]
+fn a_try_whose_shown_defence_is_mated_names_one_that_escapes() {
+    // Branching off the intended line alone, ▲9一金 △9一同玉 is a try with the wrong reply.
+    let (_, found) = check_variations(SOUND, "G*8b 9b9c G*8c", &["G*9a 9b9a"]);
+    let VariationFinding::FailedTry {
+        refutation: Some(r),
+        shown: Some(false),
+    } = found[0]
+    else {
+        panic!("{:?}", found[0]);
+    };
+    let pos = Position::from_sfen(SOUND).unwrap();
+    let mut line = usi_line("G*9a");
+    line.push(r);
+    assert_eq!(value_after(&pos, &line, 9), None, "{r}");
+}
+
+#[test]
+fn a_variations_line_after_another_defence_is_held_to_best_play() {
+    // EQUAL as given: ▲8四桂 △8一玉 ▲7二金. After △8二玉 ▲7二金 mates at once (変同); the
+    // record's ▲8三金 mates too, but two plies later.
+    let pos = Position::from_sfen(EQUAL).unwrap();
+    assert_eq!(value_after(&pos, &usi_line("N*8d 9b8b"), 7), Some(1));
+    assert_eq!(value_after(&pos, &usi_line("N*8d 9b8b G*8c"), 7), Some(2));
+    let (r, found) = check_variations(
+        EQUAL,
+        "N*8d 9b8a G*7b",
+        &["N*8d 9b8b G*7b", "N*8d 9b8b G*8c 8b7a 8c7b"],
+    );
+    assert_eq!(
+        found[0],
+        VariationFinding::Defence {
+            finding: IntendedFinding::Solution,
+            plies: Some(3),
+            sure: true,
+            spare: Some(hayate::types::Hand::EMPTY),
+        }
+    );
+    // The second branches off the first where they part, at ply 3: there it is a try, and it
+    // mates (off the main line, so the report has no name for it).
+    assert_eq!(r.variations[1].ply, 3);
+    assert_eq!(found[1], VariationFinding::MatingTry { called: None });
+    let (r, found) = check_variations(EQUAL, "N*8d 9b8a G*7b", &["N*8d 9b8b G*8c 8b7a 8c7b"]);
+    match &found[0] {
+        VariationFinding::Defence {
+            finding:
+                IntendedFinding::QuickerMate {
+                    ply: 3,
+                    plies: 1,
+                    line,
+                },
+            plies: Some(3),
+            ..
+        } => {
+            let mut quicker = usi_line("N*8d 9b8b");
+            quicker.extend(line);
+            assert_eq!(value_after(&pos, &quicker, 7), Some(0), "{}", usi(line));
+        }
+        other => panic!("{other:?}"),
+    }
+    let human = r.human(false);
+    assert!(
+        human.contains("wrong at ply 3: a quicker mate, 1 ply from there"),
+        "{human}"
+    );
+    let (r, _) = check_variations(EQUAL, "N*8d 9b8a G*7b", &["N*8d 9b8b G*7b"]);
+    assert!(
+        r.human(false).contains(
+            "mate at ply 3: 変同: as long as the main line, nothing left in hand (minor)"
+        ),
+        "{}",
+        r.human(false)
+    );
+}
+
+#[test]
+fn a_useless_interposition_or_a_defence_that_escapes_is_no_variation() {
+    // USELESS as given: ▲6六飛 checks from afar, and a pawn dropped between is taken with the
+    // same mate.
+    let (_, found) = check_variations(USELESS, "8f6f 6a7a 6f6b+ 7a8a S*9b", &["8f6f P*6d 6f6d"]);
+    assert_eq!(found, [VariationFinding::UselessDefence]);
+    // An intended line whose first check is refuted: the defence that refutes it escapes.
+    let (_, found) = check_variations(SOUND, "G*9a 9b9a", &["G*9a 9b9c"]);
+    assert_eq!(found, [VariationFinding::Escapes]);
+}
+
+#[test]
+fn a_try_in_the_record_that_mates_is_named_as_the_report_names_it() {
+    // COOK_FIRST's report as a record: its cooks and minor flaws at attacker turns mate, under
+    // the report's names; its 変同 are as long as the main line.
+    let r = check(COOK_FIRST);
+    let lines: Vec<Vec<Move>> = r
+        .cooks
+        .iter()
+        .chain(&r.last_move_alternatives)
+        .chain(&r.equal_variations)
+        .map(|a| {
+            let mut l = r.main_line[..a.ply - 1].to_vec();
+            l.extend(&a.line);
+            l
+        })
+        .collect();
+    let again = check_with_record(COOK_FIRST, &r.main_line, &lines, &limits(3_000_000)).unwrap();
+    let found: Vec<(usize, VariationFinding)> = again
+        .variations
+        .iter()
+        .map(|v| (v.ply, v.finding.clone()))
+        .collect();
+    let mates = |called| VariationFinding::MatingTry {
+        called: Some(called),
+    };
+    let equal = VariationFinding::Defence {
+        finding: IntendedFinding::Solution,
+        plies: Some(3),
+        sure: true,
+        spare: Some(hayate::types::Hand::EMPTY),
+    };
+    assert_eq!(
+        found,
+        [
+            (1, mates("余詰")),
+            (1, mates("余詰")),
+            (1, mates("余詰")),
+            (3, mates("最終手余詰")),
+            (3, mates("最終手余詰")),
+            (2, equal.clone()),
+            (2, equal),
+        ]
+    );
+    // The problem's own report is the same with them.
+    assert_eq!(again.cooks, r.cooks);
+    assert_eq!(again.status, r.status);
+}
+
+#[test]
+fn a_line_that_ends_with_a_distant_check_mates_though_useless_drops_are_legal() {
+    // ▲6一飛成 with the defender holding the rest: drops on 5一 to 2一 are legal and useless,
+    // so the intended line (the main line) ends in mate under the rules. Until the fourth
+    // session of 2026-12-07 the check asked for no legal reply at all, and called it no mate.
+    let line = usi_line("6i6a+");
+    let mut end = full(NEXT_TO_THE_KING);
+    end.do_move(line[0]);
+    let mut replies = MoveList::new();
+    generate_legal(&end, &mut replies);
+    assert!(!replies.is_empty() && replies.iter().all(|m| m.is_drop()));
+    let r = check_with_intended(NEXT_TO_THE_KING, &line, &limits(300_000)).unwrap();
+    assert_eq!(r.main_line, line);
+    assert_eq!(r.intended.unwrap().finding, IntendedFinding::Solution);
 }

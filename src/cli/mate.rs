@@ -9,7 +9,7 @@ use super::progress::{Progress, Spinner};
 use super::{position_argument, Failure, Outcome};
 use crate::kifu::{self, Format};
 use crate::mate::{
-    check_batch, check_with_intended, defender_to_move, intended_line, japanese_line, ply_count,
+    check_batch, check_with_record, defender_to_move, intended_line, japanese_line, ply_count,
     with_main_line, BatchRows, CheckLimits, LineProgress, Report, SolveLimits, Solver, Verdict,
     SOLVER_STACK,
 };
@@ -316,7 +316,12 @@ fn check(a: CheckArgs) -> Outcome {
         return Ok(());
     }
     let problem = problem_argument(&a.problem)?;
-    let report = check_with_intended(&problem.sfen, &problem.intended, &limits)?;
+    let report = check_with_record(
+        &problem.sfen,
+        &problem.intended,
+        &problem.variations,
+        &limits,
+    )?;
     let record = a.kif.as_ref().map(|path| (path, report.kif(a.verbose)));
     if let Some((path, text)) = &record {
         if path.as_os_str() == "-" {
@@ -330,13 +335,14 @@ fn check(a: CheckArgs) -> Outcome {
     } else {
         out!("{}", report.human(a.verbose));
     }
-    if problem.variations > 0 {
+    if problem.unread_variations > 0 {
         // Not on stdout with --json, which stays one object.
+        let n = problem.unread_variations;
         let note = format!(
-            "note: the record's {} (変化) {} not held to the rules: only its main line is, as \
-             the intended line",
-            count_of(problem.variations, "variation"),
-            if problem.variations == 1 { "is" } else { "are" }
+            "note: the record's {} (変化) {} not held to the rules: only KIF's are read as \
+             lines",
+            count_of(n, "variation"),
+            if n == 1 { "is" } else { "are" }
         );
         if a.json {
             eprintln!("{note}");
@@ -439,8 +445,12 @@ pub struct Problem {
     pub sfen: String,
     /// The composer's intended line (作意), when a record gave one.
     pub intended: Vec<Move>,
-    /// How many variations (変化) the record has besides it: read, but not held to the rules.
-    pub variations: usize,
+    /// The record's variations (変化), each as the whole line from the position: a KIF
+    /// record's, held to the rules with the intended line.
+    pub variations: Vec<Vec<Move>>,
+    /// How many variations the record has that are not read as lines (KI2's, or a KIF block
+    /// that does not read), and so not held to the rules.
+    pub unread_variations: usize,
 }
 
 /// Whether `words` name a file, and the problem it holds (see [`problem_in`]). `None` when no
@@ -470,15 +480,35 @@ fn problem_file(words: &[String]) -> Result<Option<Problem>, Failure> {
 pub fn problem_in(text: &str, ext: &str) -> Result<Problem, String> {
     if let Some(format) = Format::from_extension(ext).or_else(|| Format::sniff(text)) {
         let rec = format.read(text)?;
-        // KIF and KI2 keep variations after the main line, each behind its `変化` line.
-        let variations = text
+        let intended: Vec<Move> = rec.moves.iter().map(|m| m.mv).collect();
+        // KIF and KI2 keep variations after the main line, each behind its `変化` line. KIF's
+        // are read as lines; KI2's, or KIF's that do not read, are only counted.
+        let headers = text
             .lines()
             .filter(|l| l.starts_with("変化：") || l.starts_with("変化:"))
             .count();
+        let read = match format {
+            Format::Kif if headers > 0 => kifu::kif::read_with_variations(text).ok(),
+            _ => None,
+        };
+        let (variations, unread_variations) = match read {
+            Some((_, read)) => {
+                let lines = read
+                    .into_iter()
+                    .map(|v| {
+                        let before = &intended[..(v.ply - 1).min(intended.len())];
+                        before.iter().chain(&v.moves).copied().collect()
+                    })
+                    .collect();
+                (lines, 0)
+            }
+            None => (Vec::new(), headers),
+        };
         return Ok(Problem {
             sfen: rec.start_sfen,
-            intended: rec.moves.iter().map(|m| m.mv).collect(),
+            intended,
             variations,
+            unread_variations,
         });
     }
     let first = text
@@ -497,7 +527,8 @@ pub fn problem_in(text: &str, ext: &str) -> Result<Problem, String> {
     Ok(Problem {
         sfen: sfen.trim().to_string(),
         intended: intended_line(line)?,
-        variations: 0,
+        variations: Vec::new(),
+        unread_variations: 0,
     })
 }
 
@@ -513,6 +544,7 @@ fn problem_argument(words: &[String]) -> Result<Problem, Failure> {
     Ok(Problem {
         sfen,
         intended: Vec::new(),
-        variations: 0,
+        variations: Vec::new(),
+        unread_variations: 0,
     })
 }

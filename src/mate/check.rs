@@ -47,6 +47,7 @@
 
 mod intended;
 mod kif;
+mod variations;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,6 +66,7 @@ use crate::position::Position;
 use crate::types::{Color, Hand, Move, PieceType, Square};
 
 pub use intended::{Intended, IntendedFinding};
+pub use variations::{ComposerVariation, VariationFinding};
 
 /// How far a check may go.
 #[derive(Clone, Debug)]
@@ -223,6 +225,9 @@ pub struct Report {
     pub drops_proven_useless: Vec<Vec<Move>>,
     /// The composer's intended line (作意), when the problem came with one, held to the rules.
     pub intended: Option<Intended>,
+    /// The variations (変化) of the problem's record, held to the rules, in the record's order
+    /// (those that are a part of a line before them left out).
+    pub variations: Vec<ComposerVariation>,
     pub nodes: u64,
 }
 
@@ -447,6 +452,20 @@ pub fn check_with_intended(
     intended: &[Move],
     limits: &CheckLimits,
 ) -> Result<Report, String> {
+    check_with_record(sfen, intended, &[], limits)
+}
+
+/// Checks the problem in `sfen` with its intended line as [`check_with_intended`] does, and
+/// holds the record's `variations` (変化) to the rules too: each a whole line from the position
+/// as given, which branches off the intended line or a variation before it (see
+/// [`ComposerVariation`]). They share a budget of their own, `limits.nodes` more, each an
+/// equal part, so the report and the intended line's finding are the same without them.
+pub fn check_with_record(
+    sfen: &str,
+    intended: &[Move],
+    variations: &[Vec<Move>],
+    limits: &CheckLimits,
+) -> Result<Report, String> {
     let sfen = sfen.trim();
     let sfen = sfen.strip_prefix("sfen ").unwrap_or(sfen);
     let given = Position::from_sfen(sfen).map_err(|e| e.to_string())?;
@@ -481,6 +500,22 @@ pub fn check_with_intended(
         let i = c.intended(&problem, intended, &report);
         tighten_with_forced_line(&mut report, &i);
         report.intended = Some(i);
+    }
+    let branches = variations::branch_plies(intended, variations);
+    let count = branches.iter().flatten().count() as u64;
+    for (line, ply) in variations.iter().zip(branches) {
+        let Some(ply) = ply else {
+            continue;
+        };
+        c.budget = c.nodes.saturating_add(limits.nodes / count);
+        c.aborted = false;
+        c.bounded.resume();
+        let finding = c.composer_variation(&problem, line, ply, &report);
+        report.variations.push(ComposerVariation {
+            line: line.clone(),
+            ply,
+            finding,
+        });
     }
     report.nodes = c.nodes;
     Ok(report)
@@ -1979,6 +2014,7 @@ impl Report {
             unsettled_drops: Vec::new(),
             drops_proven_useless: Vec::new(),
             intended: None,
+            variations: Vec::new(),
             nodes: 0,
         }
     }
@@ -1998,17 +2034,7 @@ impl Report {
 
     /// The summary for people.
     pub fn human(&self, verbose: bool) -> String {
-        let pos = Position::from_sfen(&self.sfen).ok();
-        let jp = |at: &[Move], line: &[Move]| -> String {
-            let Some(p) = &pos else {
-                return usi(line);
-            };
-            let mut q = p.clone();
-            for &m in at {
-                q.do_move(m);
-            }
-            format!("{}  ({})", japanese_line(&q, line), usi(line))
-        };
+        let jp = self.lines_in_words();
         let mut s = String::new();
         s.push_str(&format!("verdict: {}", self.status.name()));
         if let Some(r) = &self.reason {
@@ -2154,8 +2180,27 @@ impl Report {
         if let Some(i) = &self.intended {
             s.push_str(&self.intended_human(i, &jp));
         }
+        for v in &self.variations {
+            s.push_str(&self.variation_human(v, &jp));
+        }
         s.push_str(&format!("nodes: {}\n", self.nodes));
         s
+    }
+
+    /// How the summary writes a line: `line`, played after the moves `at` from the problem's
+    /// position, in Japanese and in USI.
+    fn lines_in_words(&self) -> impl Fn(&[Move], &[Move]) -> String {
+        let pos = Position::from_sfen(&self.sfen).ok();
+        move |at: &[Move], line: &[Move]| -> String {
+            let Some(p) = &pos else {
+                return usi(line);
+            };
+            let mut q = p.clone();
+            for &m in at {
+                q.do_move(m);
+            }
+            format!("{}  ({})", japanese_line(&q, line), usi(line))
+        }
     }
 
     /// The lines of the summary on the intended line.
@@ -2171,7 +2216,6 @@ impl Report {
             s.push_str(&format!(" {m}"));
         }
         s.push('\n');
-        let before = |ply: usize| &i.line[..(ply - 1).min(i.line.len())];
         let finding = match &i.finding {
             IntendedFinding::Solution => match i.parts_from_main_line_at {
                 None if !self.main_line.is_empty() => {
@@ -2182,6 +2226,154 @@ impl Report {
                     format!("a solution, as long as the main line, which it leaves at ply {ply}")
                 }
             },
+            IntendedFinding::MoreInHand { ply } => format!(
+                "not the main line: as long, but it leaves {} in hand where the main line \
+                 leaves {}; they part at ply {ply}",
+                in_hand(i.spare.unwrap_or_default()),
+                in_hand(self.spare)
+            ),
+            other => self.line_finding_human(other, &i.line, jp),
+        };
+        s.push_str(&format!("作意: {finding}\n"));
+        if let Some(spare) = i.spare.filter(|h| !h.is_empty()) {
+            s.push_str(&format!("作意 駒余り: {spare:?} left in hand\n"));
+        }
+        s
+    }
+
+    /// The lines of the summary on one of the record's variations: the variation from where it
+    /// branches off, and what it is.
+    fn variation_human(
+        &self,
+        v: &ComposerVariation,
+        jp: &dyn Fn(&[Move], &[Move]) -> String,
+    ) -> String {
+        let legal = intended::legal_prefix(&self.sfen, &v.line);
+        let at = v.ply - 1;
+        let mut s = if legal >= at {
+            format!(
+                "変化 at ply {}: {}",
+                v.ply,
+                jp(&v.line[..at], &v.line[at..legal])
+            )
+        } else {
+            format!("変化 at ply {}: {}", v.ply, usi(&v.line[..legal]))
+        };
+        for m in &v.line[legal.max(at)..] {
+            s.push_str(&format!(" {m}"));
+        }
+        s.push('\n');
+        s.push_str(&format!("  {}\n", self.variation_finding_human(v, jp)));
+        s
+    }
+
+    /// What the check found of one of the record's variations, in words.
+    pub(super) fn variation_finding_human(
+        &self,
+        v: &ComposerVariation,
+        jp: &dyn Fn(&[Move], &[Move]) -> String,
+    ) -> String {
+        let ply = v.ply;
+        match &v.finding {
+            VariationFinding::Defence {
+                finding,
+                plies,
+                sure,
+                spare,
+            } => {
+                let mut f = match (finding, plies) {
+                    (IntendedFinding::Solution, Some(p)) => {
+                        let spare = spare.unwrap_or_default();
+                        let against = match self.length {
+                            Some(n) if *p < n => format!(
+                                "早詰, shorter than the main line's {}, as variations are",
+                                ply_count(n)
+                            ),
+                            Some(n) if *p == n && spare.is_empty() => {
+                                "変同: as long as the main line, nothing left in hand (minor)"
+                                    .to_string()
+                            }
+                            Some(n) if *p == n => format!(
+                                "as long as the main line but with {} left in hand: not the \
+                                 main line",
+                                in_hand(spare)
+                            ),
+                            Some(n) => format!(
+                                "longer than the main line's {}: the line it branches off is \
+                                 not the main line there",
+                                ply_count(n)
+                            ),
+                            None => "the problem's exact length was not settled".to_string(),
+                        };
+                        let mut f = format!("the best play from there, mate at ply {p}: {against}");
+                        if self.length.is_none() && !spare.is_empty() {
+                            f.push_str(&format!("; it leaves {} in hand", in_hand(spare)));
+                        }
+                        f
+                    }
+                    (other, _) => {
+                        let mut f = self.line_finding_human(other, &v.line, jp);
+                        if let Some(p) = plies {
+                            f.push_str(&format!(
+                                " (the best play from ply {ply} mates at ply {p})"
+                            ));
+                        }
+                        f
+                    }
+                };
+                if !sure {
+                    f.push_str(" (if the drops taken for defences are defences)");
+                }
+                f
+            }
+            VariationFinding::UselessDefence => {
+                "a useless interposition (無駄合): no defence under the rules, so no variation"
+                    .to_string()
+            }
+            VariationFinding::Escapes => {
+                "no mate after this defence: the line it branches off is no solution".to_string()
+            }
+            VariationFinding::FailedTry { refutation, shown } => {
+                let refuted = |r: &Option<Move>| match r {
+                    Some(r) => format!("{} escapes mate", jp(&v.line[..ply], &[*r])),
+                    None => "a reply escapes mate".to_string(),
+                };
+                match shown {
+                    Some(true) => "a try (紛れ) that fails: the line's reply escapes mate".into(),
+                    Some(false) => format!(
+                        "a try (紛れ) that fails, but the line's reply is mated: {}",
+                        refuted(refutation)
+                    ),
+                    None => format!("a try (紛れ) that fails: {}", refuted(refutation)),
+                }
+            }
+            VariationFinding::MatingTry { called } => match called {
+                Some(variations::UNSETTLED) => format!(
+                    "a try that mates too: at ply {ply} above, the report leaves unsettled \
+                     whether its mate keeps off the main line"
+                ),
+                Some(name) => format!("a try that mates too: the {name} at ply {ply} above"),
+                None => "a try that mates too".to_string(),
+            },
+            VariationFinding::NotLegal { ply, why } => {
+                format!("not a legal line: at ply {ply}, {why}")
+            }
+            VariationFinding::Unknown { why } => format!("not settled: {why}"),
+        }
+    }
+
+    /// What the check found of a line given with the problem (the intended line, or a
+    /// variation's line after its defence), in words: the findings that name a ply of `line`
+    /// and what does better there. A `Solution` and `MoreInHand` are the caller's to word.
+    fn line_finding_human(
+        &self,
+        finding: &IntendedFinding,
+        line: &[Move],
+        jp: &dyn Fn(&[Move], &[Move]) -> String,
+    ) -> String {
+        let before = |ply: usize| &line[..(ply - 1).min(line.len())];
+        match finding {
+            IntendedFinding::Solution => "a solution".to_string(),
             IntendedFinding::NotAMate { ply, why } => {
                 format!("not a mate: at ply {ply}, {why}")
             }
@@ -2190,42 +2382,38 @@ impl Report {
                 ply_count(*plies),
                 jp(before(*ply), line)
             ),
-            IntendedFinding::LongerDefence { ply, plies, line } => format!(
+            IntendedFinding::LongerDefence {
+                ply,
+                plies,
+                line: better,
+            } => format!(
                 "wrong at ply {ply}: the defence lasts longer ({}): {}",
                 match plies {
                     Some(n) => format!("{} from there to mate", ply_count(*n)),
                     None if self.status == Status::NoMate => "no mate".to_string(),
                     None => format!(
                         "more than the line's {} from there",
-                        ply_count(i.line.len() + 1 - ply)
+                        ply_count(line.len() + 1 - ply)
                     ),
                 },
-                jp(before(*ply), line)
+                jp(before(*ply), better)
             ),
             IntendedFinding::UselessInterposition { ply } => {
                 format!("at ply {ply} a useless interposition (無駄合), which the rules leave out")
             }
-            IntendedFinding::MoreInHand { ply } => format!(
-                "not the main line: as long, but it leaves {} in hand where the main line \
-                 leaves {}; they part at ply {ply}",
-                in_hand(i.spare.unwrap_or_default()),
-                in_hand(self.spare)
-            ),
+            IntendedFinding::MoreInHand { ply } => {
+                format!("not the main line: as long, but more in hand; they part at ply {ply}")
+            }
             IntendedFinding::ForcedMate => format!(
                 "a forced mate in its {} (the problem's exact length was not settled, so \
                  a quicker mate is not ruled out)",
-                ply_count(i.line.len())
+                ply_count(line.len())
             ),
             IntendedFinding::Unknown { ply, why } => match ply {
                 Some(ply) => format!("not settled at ply {ply}: {why}"),
                 None => format!("not settled: {why}"),
             },
-        };
-        s.push_str(&format!("作意: {finding}\n"));
-        if let Some(spare) = i.spare.filter(|h| !h.is_empty()) {
-            s.push_str(&format!("作意 駒余り: {spare:?} left in hand\n"));
         }
-        s
     }
 
     /// The report as one JSON object.
@@ -2302,6 +2490,10 @@ impl Report {
         }
         if let Some(i) = &self.intended {
             s.push_str(&format!(",\"intended\":{}", intended_json(i)));
+        }
+        if !self.variations.is_empty() {
+            let items: Vec<String> = self.variations.iter().map(variation_json).collect();
+            s.push_str(&format!(",\"variations\":[{}]", items.join(",")));
         }
         s.push('}');
         s
@@ -2453,6 +2645,67 @@ fn intended_json(i: &Intended) -> String {
         number(i.parts_from_main_line_at),
         i.spare
             .map_or("null".to_string(), |h| format!("\"{h:?}\""))
+    )
+}
+
+/// One of the record's variations in the JSON report: its line and ply, the finding's name,
+/// and what the finding has: the ply it is about (`finding_ply`), the plies to mate after a
+/// defence (`plies`, `sure`), a better line, a try's refutation and whether the line shows one
+/// (`shown`), what the report calls a try that mates (`called`), why, the spare.
+fn variation_json(v: &ComposerVariation) -> String {
+    let number = |n: Option<usize>| n.map_or("null".to_string(), |n| n.to_string());
+    let text = |t: Option<&str>| t.map_or("null".to_string(), quote);
+    let (mut finding_ply, mut plies, mut sure, mut better, mut why) =
+        (None, None, None, None, None);
+    let (mut refutation, mut shown, mut called, mut spare) = (None, None, None, None);
+    match &v.finding {
+        VariationFinding::Defence {
+            finding,
+            plies: p,
+            sure: s,
+            spare: h,
+        } => {
+            finding_ply = finding.ply();
+            plies = *p;
+            sure = Some(*s);
+            spare = *h;
+            match finding {
+                IntendedFinding::NotAMate { why: w, .. }
+                | IntendedFinding::Unknown { why: w, .. } => why = Some(w.as_str()),
+                IntendedFinding::QuickerMate { line, .. }
+                | IntendedFinding::LongerDefence { line, .. } => better = Some(line),
+                _ => {}
+            }
+        }
+        VariationFinding::FailedTry {
+            refutation: r,
+            shown: s,
+        } => {
+            refutation = *r;
+            shown = *s;
+        }
+        VariationFinding::MatingTry { called: c } => called = *c,
+        VariationFinding::NotLegal { ply, why: w } => {
+            finding_ply = Some(*ply);
+            why = Some(w.as_str());
+        }
+        VariationFinding::Unknown { why: w } => why = Some(w.as_str()),
+        VariationFinding::UselessDefence | VariationFinding::Escapes => {}
+    }
+    format!(
+        "{{\"line\":{},\"ply\":{},\"finding\":\"{}\",\"finding_ply\":{},\"plies\":{},\"sure\":{},\"better_line\":{},\"refutation\":{},\"shown\":{},\"called\":{},\"why\":{},\"spare\":{}}}",
+        json_moves(&v.line),
+        v.ply,
+        v.finding.name(),
+        number(finding_ply),
+        number(plies),
+        sure.map_or("null".to_string(), |b| b.to_string()),
+        better.map_or("null".to_string(), |l| json_moves(l)),
+        refutation.map_or("null".to_string(), |r| format!("\"{r}\"")),
+        shown.map_or("null".to_string(), |b| b.to_string()),
+        text(called),
+        text(why),
+        spare.map_or("null".to_string(), |h| format!("\"{h:?}\""))
     )
 }
 

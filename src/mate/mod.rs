@@ -43,9 +43,10 @@ impl<T> Throttled<T> {
 
 pub use batch::run_batch;
 pub use check::{
-    check_problem, check_with_intended, main_line_after_proof, with_defender_holding_the_rest,
-    with_main_line, Alternative, CheckLimits, Intended, IntendedFinding, LineLimits, LineProgress,
-    Report, Status, MAIN_LINE_MAX_NODES, MAIN_LINE_MIN_NODES, MAIN_LINE_WORK,
+    check_problem, check_with_intended, check_with_record, main_line_after_proof,
+    with_defender_holding_the_rest, with_main_line, Alternative, CheckLimits, ComposerVariation,
+    Intended, IntendedFinding, LineLimits, LineProgress, Report, Status, VariationFinding,
+    MAIN_LINE_MAX_NODES, MAIN_LINE_MIN_NODES, MAIN_LINE_WORK,
 };
 pub use check_batch::{check_batch, intended_line, BatchRows};
 pub use dfpn::{

@@ -136,30 +136,41 @@ pub(super) fn legal_prefix(sfen: &str, line: &[Move]) -> usize {
         .count()
 }
 
-/// `line` played from `pos` as a line of checks that ends in mate: the position at its end, or
-/// the ply where it is not one and why.
-fn replay_as_mate(pos: &Position, line: &[Move]) -> Result<Position, (usize, String)> {
-    let attacker = pos.side_to_move();
-    let mut p = pos.clone();
-    for (i, &m) in line.iter().enumerate() {
-        if !p.is_legal(m) {
-            return Err((i + 1, format!("{m} is not a legal move")));
-        }
-        let checks = p.side_to_move() == attacker;
-        p.do_move(m);
-        if checks && !p.in_check() {
-            return Err((i + 1, format!("{m} gives no check")));
-        }
-    }
-    let mut replies = MoveList::new();
-    generate_legal(&p, &mut replies);
-    if p.side_to_move() == attacker || !replies.is_empty() {
-        return Err((line.len(), "the line does not end in mate".into()));
-    }
-    Ok(p)
-}
-
 impl Checker {
+    /// `line` played from `pos` as a line of checks that ends in mate under the rules: the
+    /// defender left with no move but useless interpositions (無駄合), as the checker proves
+    /// them (a line that ends with a distant check mates though drops between are legal). The
+    /// position at its end, or the ply where it is not such a line and why.
+    pub(super) fn replay_as_mate(
+        &mut self,
+        pos: &Position,
+        line: &[Move],
+    ) -> Result<Position, (usize, String)> {
+        let mut p = pos.clone();
+        for (i, &m) in line.iter().enumerate() {
+            if !p.is_legal(m) {
+                return Err((i + 1, format!("{m} is not a legal move")));
+            }
+            let checks = p.side_to_move() == self.attacker;
+            p.do_move(m);
+            if checks && !p.in_check() {
+                return Err((i + 1, format!("{m} gives no check")));
+            }
+        }
+        let not_a_mate = || (line.len(), "the line does not end in mate".to_string());
+        if p.side_to_move() == self.attacker {
+            return Err(not_a_mate());
+        }
+        let mut replies = MoveList::new();
+        generate_legal(&p, &mut replies);
+        for &r in replies.iter() {
+            if !self.is_useless(&mut p, r) {
+                return Err(not_a_mate());
+            }
+        }
+        Ok(p)
+    }
+
     /// Holds the intended `line` from `pos` (the problem, completed) to the rules, with the
     /// report of the problem's own check for the exact length and the main line.
     pub(super) fn intended(&mut self, pos: &Position, line: &[Move], report: &Report) -> Intended {
@@ -173,7 +184,7 @@ impl Checker {
                 (same < line.len().max(report.main_line.len())).then_some(same + 1)
             })
             .flatten();
-        let (finding, spare) = match replay_as_mate(pos, line) {
+        let (finding, spare) = match self.replay_as_mate(pos, line) {
             Err((ply, why)) => (IntendedFinding::NotAMate { ply, why }, None),
             Ok(end) => {
                 let spare = end.hand(self.attacker);
@@ -224,12 +235,27 @@ impl Checker {
         let Some(n) = report.length else {
             return self.forced_at_its_length(pos, line);
         };
+        self.judge_exact(pos, line, n, 0)
+    }
+
+    /// The finding for `line`, a line of checks that ends in mate from `pos` (attacker to
+    /// move), whose exact distance is `n`: each ply held to the distance left there. The plies
+    /// the finding names count from `offset` (its first move is ply `offset + 1`), so that a
+    /// line from a later position (a variation's) names the plies of the whole record.
+    pub(super) fn judge_exact(
+        &mut self,
+        pos: &Position,
+        line: &[Move],
+        n: usize,
+        offset: usize,
+    ) -> IntendedFinding {
         let mut p = pos.clone();
         for (i, &m) in line.iter().enumerate() {
-            let ply = i + 1;
+            let here = i + 1;
+            let ply = offset + here;
             // The exact distance here, the line having been a solution up to this ply. It
             // stays at 1 or more: the check at distance 1 mates, and nothing follows a mate.
-            let Some(value) = (n + 1).checked_sub(ply).filter(|&v| v > 0) else {
+            let Some(value) = (n + 1).checked_sub(here).filter(|&v| v > 0) else {
                 return IntendedFinding::Unknown {
                     ply: Some(ply),
                     why: "the line runs past the exact length".into(),

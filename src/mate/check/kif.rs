@@ -108,6 +108,19 @@ impl Report {
                 None => start_notes[0].push(format!("{note}: along the main line")),
             }
         }
+        // The record's own variations, each with what the check found of it.
+        let jp = self.lines_in_words();
+        for v in &self.variations {
+            let legal = &v.line[..intended::legal_prefix(&self.sfen, &v.line)];
+            if legal.len() >= v.ply {
+                let note = format!(
+                    "変化 of the record at ply {}: {}",
+                    v.ply,
+                    self.variation_finding_human(v, &jp)
+                );
+                lines.push((legal.to_vec(), note, v.ply - 1));
+            }
+        }
         let mut variations = Vec::new();
         for (line, note, at) in lines {
             let Some((ply, moves)) = branch(&main, &line) else {

@@ -1,0 +1,321 @@
+//! The composer's own variations (変化), given with the problem's record, held to the rules.
+//!
+//! A variation leaves the line it branches off (the intended line, or another variation) at
+//! one ply, with a move of its own:
+//!
+//! - At a defender turn, another defence and the composer's line after it: the mate that
+//!   defence allows. The rules play a variation as they play the main line (every check the
+//!   quickest, every defence one of the longest), so the line after the defence is held to
+//!   them as the intended line is, with the exact distance of the position after the defence.
+//!   That distance, counted from the problem's position, set against the main line's length,
+//!   says what the variation is: shorter (早詰), as variations are; as long, with nothing left
+//!   in hand (変同), a minor flaw.
+//! - At an attacker turn, a try (紛れ): another check. The check either fails (a defence
+//!   escapes mate after it: the line's own reply, when it shows one that does) or mates too,
+//!   and then the report names it at that turn of the main line (余詰, 最終手余詰, 迂回...).
+//!   The moves after the try's reply are the composer's illustration and are not held to
+//!   anything.
+
+use super::intended::IntendedFinding;
+use super::{Alternative, CheckLimits, Checker, FirstProof, Report};
+use crate::mate::Verdict;
+use crate::position::Position;
+use crate::types::{Hand, Move};
+
+/// One of the record's variations and what the check found of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComposerVariation {
+    /// The whole line from the problem's position: the line it branches off up to `ply`, then
+    /// its own moves.
+    pub line: Vec<Move>,
+    /// The ply of its first move of its own, from 1: where it branches off.
+    pub ply: usize,
+    pub finding: VariationFinding,
+}
+
+/// What the check found of a variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariationFinding {
+    /// Another defence, and the composer's line after it held to the rules as an intended
+    /// line is (`Solution`: the line is the main line from there; the plies of the others count
+    /// from the problem's position).
+    Defence {
+        finding: IntendedFinding,
+        /// The plies from the problem's position to the mate after the defence, played as the
+        /// rules play it, when settled.
+        plies: Option<usize>,
+        /// Whether `plies` rests on proofs alone: not on drops taken for defences without
+        /// proof (see `Report::length_sure`).
+        sure: bool,
+        /// What the attacker holds at the end of the line, when it is a mate.
+        spare: Option<Hand>,
+    },
+    /// Another defence that is a useless interposition (無駄合): no defence under the rules,
+    /// so no variation.
+    UselessDefence,
+    /// Another defence after which there is no mate at all: the line it branches off is no
+    /// solution there.
+    Escapes,
+    /// A try that fails: `refutation` escapes mate after it (`None` when none was found within
+    /// the budget, only that one does). `shown`: whether the line's own reply is one that
+    /// escapes (`None` when the line stops at the try, or the reply was not settled).
+    FailedTry {
+        refutation: Option<Move>,
+        shown: Option<bool>,
+    },
+    /// A try that mates too. `called`: what the report calls this check at this turn of the
+    /// main line (余詰, 最終手余詰, 迂回..., or [`UNSETTLED`] when it could not settle whether
+    /// its mate keeps off the main line), when the variation branches off the main line and
+    /// the report names it.
+    MatingTry { called: Option<&'static str> },
+    /// Not a legal line of play, or an attacker's move in it that gives no check, at `ply`.
+    NotLegal { ply: usize, why: String },
+    /// Not settled: the budget ran out.
+    Unknown { why: String },
+}
+
+impl VariationFinding {
+    /// The finding's name in the JSON report: that of the line's finding for a defence.
+    pub fn name(&self) -> &'static str {
+        match self {
+            VariationFinding::Defence { finding, .. } => finding.name(),
+            VariationFinding::UselessDefence => "useless_defence",
+            VariationFinding::Escapes => "escapes",
+            VariationFinding::FailedTry { .. } => "refuted",
+            VariationFinding::MatingTry { .. } => "mates",
+            VariationFinding::NotLegal { .. } => "not_legal",
+            VariationFinding::Unknown { .. } => "unknown",
+        }
+    }
+}
+
+/// The ply at which each of `variations` branches off the lines before it (`intended`
+/// first, then the variations in order): one past the longest part it shares with any of
+/// them. `None` for a line that is one of them, or a part of one.
+pub(super) fn branch_plies(intended: &[Move], variations: &[Vec<Move>]) -> Vec<Option<usize>> {
+    let shared = |a: &[Move], b: &[Move]| a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    variations
+        .iter()
+        .enumerate()
+        .map(|(j, line)| {
+            let k = std::iter::once(intended)
+                .chain(variations[..j].iter().map(Vec::as_slice))
+                .map(|other| shared(line, other))
+                .max()
+                .unwrap_or(0);
+            (k < line.len()).then_some(k + 1)
+        })
+        .collect()
+}
+
+/// The name the report gives the check `mv` at the attacker turn `ply` of its main line, if
+/// it gives one.
+fn called(report: &Report, ply: usize, mv: Move) -> Option<&'static str> {
+    let lists: [(&'static str, &[Alternative]); 6] = [
+        ("余詰", &report.cooks),
+        ("最終手余詰", &report.last_move_alternatives),
+        ("成生非限定", &report.promotion_choices),
+        ("打ち場所非限定", &report.drop_choices),
+        ("迂回", &report.detours),
+        ("手順前後", &report.transpositions),
+    ];
+    let named = lists
+        .into_iter()
+        .find(|(_, alts)| alts.iter().any(|a| a.ply == ply && a.mv == mv))
+        .map(|(name, _)| name);
+    // A check the report could not settle is named among its unsettled checks.
+    let unsettled = || {
+        report.unsettled_checks.iter().any(|l| {
+            l.len() == ply
+                && l[ply - 1] == mv
+                && report.main_line.get(..ply - 1) == Some(&l[..ply - 1])
+        })
+    };
+    named.or_else(|| unsettled().then_some(UNSETTLED))
+}
+
+/// What [`VariationFinding::MatingTry`] calls a check that the report names among its
+/// unsettled checks.
+pub const UNSETTLED: &str = "unsettled";
+
+impl Checker {
+    /// Holds the variation `line` (from `problem`, the problem's position), which branches off
+    /// at `ply`, to the rules; `report` is the problem's own.
+    pub(super) fn composer_variation(
+        &mut self,
+        problem: &Position,
+        line: &[Move],
+        ply: usize,
+        report: &Report,
+    ) -> VariationFinding {
+        let mut p = problem.clone();
+        // The line it branches off, up to the branch: a line of checks (the intended line's
+        // own finding says more of it).
+        for (i, &m) in line[..ply - 1].iter().enumerate() {
+            if let Err(why) = play_in_tsume(&mut p, m, self.attacker) {
+                return VariationFinding::NotLegal { ply: i + 1, why };
+            }
+        }
+        let m = line[ply - 1];
+        if !p.is_legal(m) {
+            return VariationFinding::NotLegal {
+                ply,
+                why: format!("{m} is not a legal move"),
+            };
+        }
+        let on_main_line =
+            report.main_line.len() >= ply && report.main_line[..ply - 1] == line[..ply - 1];
+        if p.side_to_move() == self.attacker {
+            let called_there = on_main_line.then(|| called(report, ply, m)).flatten();
+            self.try_at(&mut p, m, &line[ply..], ply, called_there)
+        } else {
+            self.defence_at(&mut p, m, &line[ply..], ply)
+        }
+    }
+
+    /// The defence `d` at `p` (the defender to move), at `ply`, and the composer's line
+    /// `rest` after it.
+    fn defence_at(
+        &mut self,
+        p: &mut Position,
+        d: Move,
+        rest: &[Move],
+        ply: usize,
+    ) -> VariationFinding {
+        if self.is_useless(p, d) {
+            return VariationFinding::UselessDefence;
+        }
+        p.do_move(d);
+        // First whether it mates at all (a quick disproof where it does not), then the exact
+        // distance, sought from the composer's length: most variations are as long as they
+        // say.
+        let guess = match self.solve_within(p, None, false) {
+            Verdict::NoMate => return VariationFinding::Escapes,
+            Verdict::Unknown => return out_of_nodes(),
+            Verdict::Mate(line) => match self.replay_as_mate(p, rest) {
+                Ok(_) => rest.len(),
+                Err(_) => line.len(),
+            },
+        };
+        let first = FirstProof {
+            solver_length: guess,
+            depth: None,
+            length_at_most: None,
+        };
+        self.unproven_drop = false;
+        let Some(v) = self.exact_distance(p, &first, CheckLimits::MAX_PLIES) else {
+            return out_of_nodes();
+        };
+        let sure = !self.unproven_drop;
+        let plies = Some(ply + v as usize);
+        let (finding, spare) = match self.replay_as_mate(p, rest) {
+            Err((k, why)) => (IntendedFinding::NotAMate { ply: ply + k, why }, None),
+            Ok(end) => (
+                self.judge_exact(p, rest, v as usize, ply),
+                Some(end.hand(self.attacker)),
+            ),
+        };
+        VariationFinding::Defence {
+            finding,
+            plies,
+            sure,
+            spare,
+        }
+    }
+
+    /// The check `t` at `p` (the attacker to move), at `ply`, and the composer's line `rest`
+    /// after it, whose first move (when there is one) is the defence the composer shows.
+    /// `called`: what the report calls `t` there.
+    fn try_at(
+        &mut self,
+        p: &mut Position,
+        t: Move,
+        rest: &[Move],
+        ply: usize,
+        called: Option<&'static str>,
+    ) -> VariationFinding {
+        p.do_move(t);
+        if !p.in_check() {
+            return VariationFinding::NotLegal {
+                ply,
+                why: format!("{t} gives no check"),
+            };
+        }
+        let cap = self.nodes_left();
+        match self.mates_at_all(p, &[], cap) {
+            None => out_of_nodes(),
+            Some(Some(_)) => VariationFinding::MatingTry { called },
+            Some(None) => {
+                let shown = match rest.first() {
+                    None => None,
+                    Some(&d) if !p.is_legal(d) => {
+                        return VariationFinding::NotLegal {
+                            ply: ply + 1,
+                            why: format!("{d} is not a legal move"),
+                        }
+                    }
+                    Some(&d) => {
+                        p.do_move(d);
+                        let cap = self.share();
+                        let v = self.solve_within(p, cap, false);
+                        p.undo_move(d);
+                        match v {
+                            Verdict::NoMate => Some(true),
+                            Verdict::Mate(_) => Some(false),
+                            Verdict::Unknown => None,
+                        }
+                    }
+                };
+                let refutation = if shown == Some(true) {
+                    rest.first().copied()
+                } else {
+                    p.undo_move(t);
+                    let for_check = self.nodes_left();
+                    self.refutation(p, t, Some(for_check))
+                };
+                VariationFinding::FailedTry { refutation, shown }
+            }
+        }
+    }
+}
+
+/// Plays `m` at `p` as a move of a tsume line: legal, and a check when the attacker plays it.
+fn play_in_tsume(p: &mut Position, m: Move, attacker: crate::types::Color) -> Result<(), String> {
+    if !p.is_legal(m) {
+        return Err(format!("{m} is not a legal move"));
+    }
+    let checks = p.side_to_move() == attacker;
+    p.do_move(m);
+    if checks && !p.in_check() {
+        return Err(format!("{m} gives no check"));
+    }
+    Ok(())
+}
+
+fn out_of_nodes() -> VariationFinding {
+    VariationFinding::Unknown {
+        why: "the budget ran out".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_variation_branches_off_the_line_it_shares_most_with() {
+        let m = |s: &str| crate::position::parse_move_syntax(s).unwrap();
+        let intended = vec![m("7g7f"), m("3c3d"), m("2g2f")];
+        let variations = vec![
+            vec![m("7g7f"), m("8c8d")],
+            vec![m("7g7f"), m("8c8d"), m("2g2f"), m("8d8e")],
+            vec![m("7g7f"), m("8c8d"), m("2g2f")],
+            vec![m("7g7f")],
+        ];
+        // The second shares two moves with the first; the last two are parts of lines before.
+        assert_eq!(
+            branch_plies(&intended, &variations),
+            vec![Some(2), Some(3), None, None]
+        );
+    }
+}
