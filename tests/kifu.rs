@@ -570,6 +570,31 @@ fn a_variation_branches_off_the_line_read_last() {
 }
 
 #[test]
+fn a_ki2_records_variations_read_as_kifs_do() {
+    // The same tree as the KIF test above, in KI2: moves several to a line, the nested block
+    // off the line read last, and a third block off the main line with a recapture (同).
+    let text = "手合割：平手\n▲７六歩 △３四歩 ▲２六歩\nまで3手で中断\n\n変化：2手\n△８四歩 ▲２六歩\n\n変化：3手\n▲６六歩\n*nested\n△８五歩\n\n変化：3手\n▲２二角成 △同　銀\n";
+    let (rec, variations) = ki2::read_with_variations(text).unwrap();
+    assert_eq!(moves(&rec), moves(&ki2::read(text).unwrap()));
+    assert_eq!(usi_line(&moves(&rec)), ["7g7f", "3c3d", "2g2f"]);
+    assert_eq!(
+        plies_and_lines(&variations),
+        [
+            (2, vec!["8c8d".to_string(), "2g2f".to_string()]),
+            (
+                2,
+                vec!["8c8d".to_string(), "6g6f".to_string(), "8d8e".to_string()]
+            ),
+            (3, vec!["8h2b+".to_string(), "3a2b".to_string()]),
+        ]
+    );
+    assert_eq!(variations[1].notes[1], ["nested"]);
+    // A block that cannot be played off either line is an error.
+    let bad = text.replace("△同　銀", "△同　金");
+    assert!(ki2::read_with_variations(&bad).is_err());
+}
+
+#[test]
 fn variations_that_do_not_branch_off_the_main_line_are_refused() {
     let rec = record(hayate::position::STARTPOS, &["7g7f", "3c3d"]);
     let good = variation(&rec, 2, &["8c8d"], "");

@@ -2268,8 +2268,8 @@ fn the_command_line_writes_the_report_as_kif() {
     let (ok, out, err) = hayate(&["tsume", "check", "--nodes", "1000000", "--json", p]);
     assert!(ok && err.is_empty(), "{out}{err}");
     assert_eq!(out.matches("\"finding\":\"mates\"").count(), 5, "{out}");
-    // A KI2 record's variations are not read as lines: the report says they are not checked
-    // (on stderr with --json, whose stdout stays one object).
+    // A KI2 record's variations are held to the rules as KIF's are; a block that does not read
+    // is not, and the report says so (on stderr with --json, whose stdout stays one object).
     let problem = Position::from_sfen(COOK_FIRST).unwrap();
     let r = check(COOK_FIRST);
     let mut rec = hayate::kifu::GameRecord::empty();
@@ -2284,8 +2284,19 @@ fn the_command_line_writes_the_report_as_kif() {
     let variation = hayate::kifu::ki2::write_line(&after, &r.equal_variations[0].line).unwrap();
     let ki2 = dir.join("cook.ki2");
     let text = hayate::kifu::ki2::write(&rec).unwrap() + "\n変化：2手\n" + &variation + "\n";
-    std::fs::write(&ki2, text).unwrap();
-    let ki2 = ki2.to_str().unwrap();
+    std::fs::write(&ki2, &text).unwrap();
+    let ki2_path = ki2.to_str().unwrap();
+    let (ok, out, err) = hayate(&["tsume", "check", "--nodes", "1000000", ki2_path]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("\n変化 at ply 2: △8一玉 ▲8二金打  (8b8a G*8b)\n  the best play from there, mate at ply 3: 変同"),
+        "{out}"
+    );
+    assert!(!out.contains("note:"), "{out}");
+    // The variation's second move made another side's: the block does not read.
+    let broken = text.replace(&variation, &variation.replacen('▲', "△", 1));
+    std::fs::write(&ki2, broken).unwrap();
+    let ki2 = ki2_path;
     let note = "note: the record's 1 variation (変化) is not held to the rules";
     let (ok, out, err) = hayate(&["tsume", "check", "--nodes", "1000000", ki2]);
     assert!(ok && out.contains(note), "{out}{err}");

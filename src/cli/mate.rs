@@ -339,8 +339,8 @@ fn check(a: CheckArgs) -> Outcome {
         // Not on stdout with --json, which stays one object.
         let n = problem.unread_variations;
         let note = format!(
-            "note: the record's {} (変化) {} not held to the rules: only KIF's are read as \
-             lines",
+            "note: the record's {} (変化) {} not held to the rules: a block does not read \
+             as moves off the line before it",
             count_of(n, "variation"),
             if n == 1 { "is" } else { "are" }
         );
@@ -445,11 +445,11 @@ pub struct Problem {
     pub sfen: String,
     /// The composer's intended line (作意), when a record gave one.
     pub intended: Vec<Move>,
-    /// The record's variations (変化), each as the whole line from the position: a KIF
+    /// The record's variations (変化), each as the whole line from the position: a KIF or KI2
     /// record's, held to the rules with the intended line.
     pub variations: Vec<Vec<Move>>,
-    /// How many variations the record has that are not read as lines (KI2's, or a KIF block
-    /// that does not read), and so not held to the rules.
+    /// How many variations the record has that are not read as lines (when a block does not
+    /// read), and so not held to the rules.
     pub unread_variations: usize,
 }
 
@@ -481,15 +481,17 @@ pub fn problem_in(text: &str, ext: &str) -> Result<Problem, String> {
     if let Some(format) = Format::from_extension(ext).or_else(|| Format::sniff(text)) {
         let rec = format.read(text)?;
         let intended: Vec<Move> = rec.moves.iter().map(|m| m.mv).collect();
-        // KIF and KI2 keep variations after the main line, each behind its `変化` line. KIF's
-        // are read as lines; KI2's, or KIF's that do not read, are only counted.
+        // KIF and KI2 keep variations after the main line, each behind its `変化` line. They
+        // are read as lines; blocks that do not read are only counted.
         let headers = text
             .lines()
             .filter(|l| l.starts_with("変化：") || l.starts_with("変化:"))
             .count();
         let read = match format {
-            Format::Kif if headers > 0 => kifu::kif::read_with_variations(text).ok(),
-            _ => None,
+            _ if headers == 0 => None,
+            Format::Kif => kifu::kif::read_with_variations(text).ok(),
+            Format::Ki2 => kifu::ki2::read_with_variations(text).ok(),
+            Format::Csa => None,
         };
         let (variations, unread_variations) = match read {
             Some((_, read)) => {

@@ -589,7 +589,8 @@ fn split_moves(line: &str) -> Vec<&str> {
 
 /// Reads a KI2 record: KIF's header (`手合割` with handicap names, or a board diagram), moves
 /// several to a line, `*` comments, and the closing `まで…` line. Variations (`変化：`) follow
-/// the main line, so the reader stops at the first: the record is the main line.
+/// the main line, so the reader stops at the first: the record is the main line
+/// ([`read_with_variations`] reads them too).
 pub fn read(text: &str) -> Result<GameRecord, String> {
     let mut rec = GameRecord::empty();
     let mut header = Header::default();
@@ -676,4 +677,77 @@ pub fn read(text: &str) -> Result<GameRecord, String> {
         rec.ending = Some(super::repetition_ending(&p));
     }
     Ok(rec)
+}
+
+/// Reads a KI2 record as [`read`] does, and its variations too (the `変化：N手` blocks after the
+/// main line, their moves written as the main line's), each as the line it makes branching off
+/// the main line, as [`super::kif::read_with_variations`] reads KIF's.
+pub fn read_with_variations(
+    text: &str,
+) -> Result<(GameRecord, Vec<super::kif::Variation>), String> {
+    let rec = read(text)?;
+    let variations = super::kif::variations_from_blocks(text, &rec, block_line)?;
+    Ok((rec, variations))
+}
+
+/// A KI2 variation block's moves (with their comments) and its ending, played from `start`
+/// along `base` to the block's `ply`: moves several to a line, `同` after the move before it.
+#[allow(clippy::type_complexity)]
+fn block_line(
+    start: &Position,
+    base: &[Move],
+    ply: usize,
+    lines: &[(usize, &str)],
+) -> Result<(Vec<Move>, Vec<Vec<String>>, Option<Ending>), String> {
+    if ply == 0 || ply > base.len() {
+        return Err(format!(
+            "a variation at ply {ply} off a line of {} moves",
+            base.len()
+        ));
+    }
+    let mut pos = start.clone();
+    let mut prev_to = None;
+    for &m in &base[..ply - 1] {
+        prev_to = Some(m.to());
+        pos.do_move(m);
+    }
+    let (mut moves, mut notes, mut ending) = (Vec::new(), Vec::<Vec<String>>::new(), None);
+    for &(n, line) in lines {
+        let trimmed = line.trim_start();
+        if let Some(c) = trimmed.strip_prefix('*') {
+            if let Some(last) = notes.last_mut() {
+                last.push(c.to_string());
+            }
+            continue;
+        }
+        if trimmed.starts_with("まで") {
+            ending = parse_result(trimmed, &pos).or(ending);
+            continue;
+        }
+        if !trimmed.starts_with(['▲', '△', '☗', '☖']) {
+            continue;
+        }
+        for word in split_moves(trimmed) {
+            let mut chars = word.chars();
+            let black = matches!(chars.next(), Some('▲' | '☗'));
+            let body = chars.as_str();
+            if let Some(e) = ending_word(body, pos.side_to_move()) {
+                ending = Some(e);
+                continue;
+            }
+            let err = |what: String| format!("KI2 line {}: {what}: '{line}'", n + 1);
+            if ending.is_some() {
+                return Err(err("a move after the end".into()));
+            }
+            if black != (pos.side_to_move() == Color::Black) {
+                return Err(err(format!("'{word}' is played by the side not to move")));
+            }
+            let m = parse_move(&pos, body, prev_to).map_err(|e| err(format!("'{word}': {e}")))?;
+            prev_to = Some(m.to());
+            pos.do_move(m);
+            moves.push(m);
+            notes.push(Vec::new());
+        }
+    }
+    Ok((moves, notes, ending))
 }

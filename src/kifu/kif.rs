@@ -625,6 +625,28 @@ fn move_line(p: &Position, line: &str, prev_to: Option<Square>) -> Result<Option
 /// variation and is left out.
 pub fn read_with_variations(text: &str) -> Result<(GameRecord, Vec<Variation>), String> {
     let rec = read(text)?;
+    let variations = variations_from_blocks(text, &rec, block_line)?;
+    Ok((rec, variations))
+}
+
+/// What a record format's reader of one variation block gives: the block's moves (with their
+/// comments) and its ending, played from `start` along `base` to the block's `ply`; `lines`
+/// are the block's lines with their numbers in the text.
+pub(super) type BlockReader = fn(
+    start: &Position,
+    base: &[Move],
+    ply: usize,
+    lines: &[(usize, &str)],
+) -> Result<(Vec<Move>, Vec<Vec<String>>, Option<Ending>), String>;
+
+/// The variations of `text` (KIF or KI2, whose blocks both start with a `変化：N手` line),
+/// `rec` being its main line, each block read by `read_block`: as [`read_with_variations`]
+/// gives them, flattened to lines off the main line.
+pub(super) fn variations_from_blocks(
+    text: &str,
+    rec: &GameRecord,
+    read_block: BlockReader,
+) -> Result<Vec<Variation>, String> {
     let start = Position::from_sfen(&rec.start_sfen).map_err(|e| e.to_string())?;
     let main: Vec<Move> = rec.moves.iter().map(|m| m.mv).collect();
     // Each block: its ply, and its lines with their numbers in the text.
@@ -640,9 +662,7 @@ pub fn read_with_variations(text: &str) -> Result<(GameRecord, Vec<Variation>), 
                 .trim_end_matches('手')
                 .trim()
                 .parse()
-                .map_err(|_| {
-                    format!("KIF line {}: a variation without its ply: '{line}'", n + 1)
-                })?;
+                .map_err(|_| format!("line {}: a variation without its ply: '{line}'", n + 1))?;
             blocks.push((ply, Vec::new()));
         } else if let Some((_, lines)) = blocks.last_mut() {
             lines.push((n, line));
@@ -651,10 +671,10 @@ pub fn read_with_variations(text: &str) -> Result<(GameRecord, Vec<Variation>), 
     let mut variations = Vec::new();
     let mut current = main.clone();
     for (ply, lines) in blocks {
-        let (moves, notes, ending) = match block_line(&start, &current, ply, &lines) {
+        let (moves, notes, ending) = match read_block(&start, &current, ply, &lines) {
             Ok(line) => line,
             Err(e) => {
-                let line = block_line(&start, &main, ply, &lines).map_err(|_| e)?;
+                let line = read_block(&start, &main, ply, &lines).map_err(|_| e)?;
                 current = main.clone();
                 line
             }
@@ -688,7 +708,7 @@ pub fn read_with_variations(text: &str) -> Result<(GameRecord, Vec<Variation>), 
             ending,
         });
     }
-    Ok((rec, variations))
+    Ok(variations)
 }
 
 /// A variation block's moves (with their comments) and its ending, played from `start` along
