@@ -186,13 +186,14 @@ impl Checker {
             return VariationFinding::UselessDefence;
         }
         p.do_move(d);
+        let replayed = self.replay_as_mate(p, rest);
         // First whether it mates at all (a quick disproof where it does not), then the exact
-        // distance, sought from the composer's length: most variations are as long as they
-        // say.
+        // distance, sought from the composer's length when the line is a mate: most
+        // variations are as long as they say.
         let guess = match self.solve_within(p, None, false) {
             Verdict::NoMate => return VariationFinding::Escapes,
             Verdict::Unknown => return out_of_nodes(),
-            Verdict::Mate(line) => match self.replay_as_mate(p, rest) {
+            Verdict::Mate(line) => match replayed {
                 Ok(_) => rest.len(),
                 Err(_) => line.len(),
             },
@@ -208,7 +209,7 @@ impl Checker {
         };
         let sure = !self.unproven_drop;
         let plies = Some(ply + v as usize);
-        let (finding, spare) = match self.replay_as_mate(p, rest) {
+        let (finding, spare) = match replayed {
             Err((k, why)) => (IntendedFinding::NotAMate { ply: ply + k, why }, None),
             Ok(end) => (
                 self.judge_exact(p, rest, v as usize, ply),
