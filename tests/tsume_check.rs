@@ -2442,6 +2442,20 @@ fn a_try_in_the_record_is_shown_to_fail_with_a_defence_that_escapes() {
         "{human}"
     );
     assert!(human.contains("not a legal line: at ply 3"), "{human}");
+    // An illegal move is written as given, in USI.
+    let (illegal, found) = check_variations(SOUND, "G*8b 9b9c G*8c", &["G*8b 9b9c 1a1b"]);
+    assert!(
+        matches!(&found[0], VariationFinding::NotLegal { ply: 3, why } if why.contains("not a legal move")),
+        "{:?}",
+        found[0]
+    );
+    let illegal = illegal.human(false);
+    assert!(
+        illegal.contains(
+            "変化 at ply 3: 1a1b\n  not a legal line: at ply 3, 1a1b is not a legal move\n"
+        ),
+        "{illegal}"
+    );
     let json = r.json(false);
     assert!(
         json.contains(

@@ -2248,19 +2248,17 @@ impl Report {
         v: &ComposerVariation,
         jp: &dyn Fn(&[Move], &[Move]) -> String,
     ) -> String {
+        // From where it branches off; only a legal part can be written in Japanese.
         let legal = intended::legal_prefix(&self.sfen, &v.line);
         let at = v.ply - 1;
-        let mut s = if legal >= at {
-            format!(
-                "変化 at ply {}: {}",
-                v.ply,
-                jp(&v.line[..at], &v.line[at..legal])
-            )
+        let mut s = format!("変化 at ply {}: ", v.ply);
+        if legal > at {
+            s.push_str(&jp(&v.line[..at], &v.line[at..legal]));
+            for m in &v.line[legal..] {
+                s.push_str(&format!(" {m}"));
+            }
         } else {
-            format!("変化 at ply {}: {}", v.ply, usi(&v.line[..legal]))
-        };
-        for m in &v.line[legal.max(at)..] {
-            s.push_str(&format!(" {m}"));
+            s.push_str(&usi(&v.line[at..]));
         }
         s.push('\n');
         s.push_str(&format!("  {}\n", self.variation_finding_human(v, jp)));
