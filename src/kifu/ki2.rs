@@ -690,27 +690,13 @@ pub fn read_with_variations(
     Ok((rec, variations))
 }
 
-/// A KI2 variation block's moves (with their comments) and its ending, played from `start`
-/// along `base` to the block's `ply`: moves several to a line, `同` after the move before it.
-#[allow(clippy::type_complexity)]
+/// A KI2 variation block's moves (with their comments) and its ending, played from `pos`, the
+/// position at its ply: moves several to a line, `同` after the move before it.
 fn block_line(
-    start: &Position,
-    base: &[Move],
-    ply: usize,
+    mut pos: Position,
+    mut prev_to: Option<Square>,
     lines: &[(usize, &str)],
-) -> Result<(Vec<Move>, Vec<Vec<String>>, Option<Ending>), String> {
-    if ply == 0 || ply > base.len() {
-        return Err(format!(
-            "a variation at ply {ply} off a line of {} moves",
-            base.len()
-        ));
-    }
-    let mut pos = start.clone();
-    let mut prev_to = None;
-    for &m in &base[..ply - 1] {
-        prev_to = Some(m.to());
-        pos.do_move(m);
-    }
+) -> Result<super::kif::BlockLine, String> {
     let (mut moves, mut notes, mut ending) = (Vec::new(), Vec::<Vec<String>>::new(), None);
     for &(n, line) in lines {
         let trimmed = line.trim_start();

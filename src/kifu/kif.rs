@@ -629,15 +629,17 @@ pub fn read_with_variations(text: &str) -> Result<(GameRecord, Vec<Variation>), 
     Ok((rec, variations))
 }
 
-/// What a record format's reader of one variation block gives: the block's moves (with their
-/// comments) and its ending, played from `start` along `base` to the block's `ply`; `lines`
-/// are the block's lines with their numbers in the text.
+/// One variation block as read: its moves, the comment lines on each, and its ending.
+pub(super) type BlockLine = (Vec<Move>, Vec<Vec<String>>, Option<Ending>);
+
+/// A record format's reader of one variation block: its moves played from `pos`, the position
+/// at the block's ply, `prev_to` the square of the move before (for `同`); `lines` are the
+/// block's lines with their numbers in the text.
 pub(super) type BlockReader = fn(
-    start: &Position,
-    base: &[Move],
-    ply: usize,
+    pos: Position,
+    prev_to: Option<Square>,
     lines: &[(usize, &str)],
-) -> Result<(Vec<Move>, Vec<Vec<String>>, Option<Ending>), String>;
+) -> Result<BlockLine, String>;
 
 /// The variations of `text` (KIF or KI2, whose blocks both start with a `変化：N手` line),
 /// `rec` being its main line, each block read by `read_block`: as [`read_with_variations`]
@@ -670,11 +672,26 @@ pub(super) fn variations_from_blocks(
     }
     let mut variations = Vec::new();
     let mut current = main.clone();
+    // The block read off `base`, a line from the start, at its ply.
+    let read_off = |base: &[Move], ply: usize, lines: &[(usize, &str)]| {
+        if ply == 0 || ply > base.len() {
+            return Err(format!(
+                "a variation at ply {ply} off a line of {} moves",
+                base.len()
+            ));
+        }
+        let mut pos = start.clone();
+        for &m in &base[..ply - 1] {
+            pos.do_move(m);
+        }
+        let prev_to = ply.checked_sub(2).map(|i| base[i].to());
+        read_block(pos, prev_to, lines)
+    };
     for (ply, lines) in blocks {
-        let (moves, notes, ending) = match read_block(&start, &current, ply, &lines) {
+        let (moves, notes, ending) = match read_off(&current, ply, &lines) {
             Ok(line) => line,
             Err(e) => {
-                let line = read_block(&start, &main, ply, &lines).map_err(|_| e)?;
+                let line = read_off(&main, ply, &lines).map_err(|_| e)?;
                 current = main.clone();
                 line
             }
@@ -711,27 +728,13 @@ pub(super) fn variations_from_blocks(
     Ok(variations)
 }
 
-/// A variation block's moves (with their comments) and its ending, played from `start` along
-/// `base` to the block's `ply`.
-#[allow(clippy::type_complexity)]
+/// A KIF variation block's moves (with their comments) and its ending, played from `pos`, the
+/// position at its ply.
 fn block_line(
-    start: &Position,
-    base: &[Move],
-    ply: usize,
+    mut pos: Position,
+    mut prev_to: Option<Square>,
     lines: &[(usize, &str)],
-) -> Result<(Vec<Move>, Vec<Vec<String>>, Option<Ending>), String> {
-    if ply == 0 || ply > base.len() {
-        return Err(format!(
-            "a variation at ply {ply} off a line of {} moves",
-            base.len()
-        ));
-    }
-    let mut pos = start.clone();
-    let mut prev_to = None;
-    for &m in &base[..ply - 1] {
-        prev_to = Some(m.to());
-        pos.do_move(m);
-    }
+) -> Result<BlockLine, String> {
     let (mut moves, mut notes, mut ending) = (Vec::new(), Vec::<Vec<String>>::new(), None);
     for &(n, line) in lines {
         if let Some(c) = line.strip_prefix('*') {
