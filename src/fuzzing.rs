@@ -640,10 +640,21 @@ fn check_variation(pos: &Position, r: &mate::Report, v: &mate::ComposerVariation
                 assert!(p.is_legal(*r), "{sfen}: {r}");
             }
         }
-        F::MatingTry { called } => {
+        F::MatingTry {
+            called,
+            plies,
+            line,
+        } => {
             assert!(v.ply % 2 == 1, "{sfen}");
             if called.is_some() {
                 assert_eq!(v.line[..v.ply - 1], r.main_line[..v.ply - 1], "{sfen}");
+            }
+            // A line past the try that is the best play is a mate as long as it says.
+            if line == &Some(I::Solution) {
+                if let Err(e) = mate::verify_tsume_line(pos, &v.line) {
+                    panic!("mating try of {sfen} found the best play: {e}");
+                }
+                assert_eq!(*plies, Some(v.line.len()), "{sfen}");
             }
         }
         F::UselessDefence | F::Escapes => assert!(v.ply.is_multiple_of(2), "{sfen}"),

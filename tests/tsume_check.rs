@@ -2506,7 +2506,14 @@ fn a_variations_line_after_another_defence_is_held_to_best_play() {
     // The second branches off the first where they part, at ply 3: there it is a try, and it
     // mates (off the main line, so the report has no name for it).
     assert_eq!(r.variations[1].ply, 3);
-    assert_eq!(found[1], VariationFinding::MatingTry { called: None });
+    assert_eq!(
+        found[1],
+        VariationFinding::MatingTry {
+            called: None,
+            plies: Some(5),
+            line: Some(IntendedFinding::Solution),
+        }
+    );
     let (r, found) = check_variations(EQUAL, "N*8d 9b8a G*7b", &["N*8d 9b8b G*8c 8b7a 8c7b"]);
     match &found[0] {
         VariationFinding::Defence {
@@ -2573,8 +2580,17 @@ fn a_try_in_the_record_that_mates_is_named_as_the_report_names_it() {
         .iter()
         .map(|v| (v.ply, v.finding.clone()))
         .collect();
-    let mates = |called| VariationFinding::MatingTry {
-        called: Some(called),
+    // A cook's line (3 plies) is the best play from there; the last move's alternatives
+    // have no line past them.
+    let cook = VariationFinding::MatingTry {
+        called: Some("余詰"),
+        plies: Some(3),
+        line: Some(IntendedFinding::Solution),
+    };
+    let last = VariationFinding::MatingTry {
+        called: Some("最終手余詰"),
+        plies: None,
+        line: None,
     };
     let equal = VariationFinding::Defence {
         finding: IntendedFinding::Solution,
@@ -2585,11 +2601,11 @@ fn a_try_in_the_record_that_mates_is_named_as_the_report_names_it() {
     assert_eq!(
         found,
         [
-            (1, mates("余詰")),
-            (1, mates("余詰")),
-            (1, mates("余詰")),
-            (3, mates("最終手余詰")),
-            (3, mates("最終手余詰")),
+            (1, cook.clone()),
+            (1, cook.clone()),
+            (1, cook),
+            (3, last.clone()),
+            (3, last),
             (2, equal.clone()),
             (2, equal),
         ]
@@ -2597,6 +2613,44 @@ fn a_try_in_the_record_that_mates_is_named_as_the_report_names_it() {
     // The problem's own report is the same with them.
     assert_eq!(again.cooks, r.cooks);
     assert_eq!(again.status, r.status);
+    // A cook shown by a slower mate: after ▲7二歩成 △9一玉, ▲8一金 △9二玉 ▲8二金 takes two
+    // plies more than ▲8二金 at once (the exhaustive search).
+    let pos = full(COOK_FIRST);
+    assert_eq!(value_after(&pos, &usi_line("7c7b+ 8b9a"), 5), Some(1));
+    let slow = usi_line("7c7b+ 8b9a G*8a 9a9b G*8b");
+    assert_eq!(value_after(&pos, &slow[..4], 5), Some(1));
+    let again = check_with_record(
+        COOK_FIRST,
+        &r.main_line,
+        std::slice::from_ref(&slow),
+        &limits(3_000_000),
+    )
+    .unwrap();
+    match &again.variations[0].finding {
+        VariationFinding::MatingTry {
+            called: Some("余詰"),
+            plies: Some(3),
+            line:
+                Some(IntendedFinding::QuickerMate {
+                    ply: 3,
+                    plies: 1,
+                    line,
+                }),
+        } => {
+            let mut quicker = slow[..2].to_vec();
+            quicker.extend(line);
+            assert_eq!(value_after(&pos, &quicker, 5), Some(0), "{}", usi(line));
+        }
+        other => panic!("{other:?}"),
+    }
+    let human = again.human(false);
+    assert!(
+        human.contains("a try that mates too: the 余詰 at ply 1 above; its line: wrong at ply 3: a quicker mate, 1 ply from there"),
+        "{human}"
+    );
+    assert!(again
+        .json(false)
+        .contains("\"line_finding\":\"quicker_mate\""));
 }
 
 #[test]

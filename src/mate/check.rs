@@ -2345,14 +2345,35 @@ impl Report {
                     None => format!("a try (紛れ) that fails: {}", refuted(refutation)),
                 }
             }
-            VariationFinding::MatingTry { called } => match called {
-                Some(variations::UNSETTLED) => format!(
-                    "a try that mates too: at ply {ply} above, the report leaves unsettled \
-                     whether its mate keeps off the main line"
-                ),
-                Some(name) => format!("a try that mates too: the {name} at ply {ply} above"),
-                None => "a try that mates too".to_string(),
-            },
+            VariationFinding::MatingTry {
+                called,
+                plies,
+                line,
+            } => {
+                let mut f = match called {
+                    Some(variations::UNSETTLED) => format!(
+                        "a try that mates too: at ply {ply} above, the report leaves unsettled \
+                         whether its mate keeps off the main line"
+                    ),
+                    Some(name) => format!("a try that mates too: the {name} at ply {ply} above"),
+                    None => "a try that mates too".to_string(),
+                };
+                // The composer's line past the try, when there is one.
+                match (line, plies) {
+                    (None, _) => {}
+                    (Some(IntendedFinding::Solution), Some(p)) => {
+                        f.push_str(&format!("; its line is the best play, mate at ply {p}"))
+                    }
+                    (Some(other), plies) => {
+                        f.push_str("; its line: ");
+                        f.push_str(&self.line_finding_human(other, &v.line, jp));
+                        if let Some(p) = plies {
+                            f.push_str(&format!(" (the best play mates at ply {p})"));
+                        }
+                    }
+                }
+                f
+            }
             VariationFinding::NotLegal { ply, why } => {
                 format!("not a legal line: at ply {ply}, {why}")
             }
@@ -2648,14 +2669,16 @@ fn intended_json(i: &Intended) -> String {
 
 /// One of the record's variations in the JSON report: its line and ply, the finding's name,
 /// and what the finding has: the ply it is about (`finding_ply`), the plies to mate after a
-/// defence (`plies`, `sure`), a better line, a try's refutation and whether the line shows one
-/// (`shown`), what the report calls a try that mates (`called`), why, the spare.
+/// defence or a mating try (`plies`, `sure`), a better line, a try's refutation and whether the
+/// line shows one (`shown`), what the report calls a try that mates (`called`) and what was
+/// found of the line past it (`line_finding`), why, the spare.
 fn variation_json(v: &ComposerVariation) -> String {
     let number = |n: Option<usize>| n.map_or("null".to_string(), |n| n.to_string());
     let text = |t: Option<&str>| t.map_or("null".to_string(), quote);
     let (mut finding_ply, mut plies, mut sure, mut better, mut why) =
         (None, None, None, None, None);
     let (mut refutation, mut shown, mut called, mut spare) = (None, None, None, None);
+    let mut line_finding = None;
     match &v.finding {
         VariationFinding::Defence {
             finding,
@@ -2682,7 +2705,25 @@ fn variation_json(v: &ComposerVariation) -> String {
             refutation = *r;
             shown = *s;
         }
-        VariationFinding::MatingTry { called: c } => called = *c,
+        VariationFinding::MatingTry {
+            called: c,
+            plies: p,
+            line,
+        } => {
+            called = *c;
+            plies = *p;
+            if let Some(l) = line {
+                line_finding = Some(l.name());
+                finding_ply = l.ply();
+                match l {
+                    IntendedFinding::NotAMate { why: w, .. }
+                    | IntendedFinding::Unknown { why: w, .. } => why = Some(w.as_str()),
+                    IntendedFinding::QuickerMate { line, .. }
+                    | IntendedFinding::LongerDefence { line, .. } => better = Some(line),
+                    _ => {}
+                }
+            }
+        }
         VariationFinding::NotLegal { ply, why: w } => {
             finding_ply = Some(*ply);
             why = Some(w.as_str());
@@ -2691,7 +2732,7 @@ fn variation_json(v: &ComposerVariation) -> String {
         VariationFinding::UselessDefence | VariationFinding::Escapes => {}
     }
     format!(
-        "{{\"line\":{},\"ply\":{},\"finding\":\"{}\",\"finding_ply\":{},\"plies\":{},\"sure\":{},\"better_line\":{},\"refutation\":{},\"shown\":{},\"called\":{},\"why\":{},\"spare\":{}}}",
+        "{{\"line\":{},\"ply\":{},\"finding\":\"{}\",\"finding_ply\":{},\"plies\":{},\"sure\":{},\"better_line\":{},\"refutation\":{},\"shown\":{},\"called\":{},\"line_finding\":{},\"why\":{},\"spare\":{}}}",
         json_moves(&v.line),
         v.ply,
         v.finding.name(),
@@ -2702,6 +2743,7 @@ fn variation_json(v: &ComposerVariation) -> String {
         refutation.map_or("null".to_string(), |r| format!("\"{r}\"")),
         shown.map_or("null".to_string(), |b| b.to_string()),
         text(called),
+        text(line_finding),
         text(why),
         spare.map_or("null".to_string(), |h| format!("\"{h:?}\""))
     )

@@ -66,8 +66,15 @@ pub enum VariationFinding {
     /// A try that mates too. `called`: what the report calls this check at this turn of the
     /// main line (余詰, 最終手余詰, 迂回..., or [`UNSETTLED`] when it could not settle whether
     /// its mate keeps off the main line), when the variation branches off the main line and
-    /// the report names it.
-    MatingTry { called: Option<&'static str> },
+    /// the report names it. When the composer's line goes on past the try (showing its mate),
+    /// that line is held to the rules as a defence's is: `line` what was found of it, `plies`
+    /// the plies from the problem's position to the mate after the try, played as the rules
+    /// play it.
+    MatingTry {
+        called: Option<&'static str>,
+        plies: Option<usize>,
+        line: Option<IntendedFinding>,
+    },
     /// Not a legal line of play, or an attacker's move in it that gives no check, at `ply`.
     NotLegal { ply: usize, why: String },
     /// Not settled: the budget ran out.
@@ -186,42 +193,71 @@ impl Checker {
             return VariationFinding::UselessDefence;
         }
         p.do_move(d);
-        let replayed = self.replay_as_mate(p, rest);
-        // First whether it mates at all (a quick disproof where it does not), then the exact
-        // distance, sought from the composer's length when the line is a mate: most
-        // variations are as long as they say.
-        let guess = match self.solve_within(p, None, false) {
+        // First whether it mates at all (a quick disproof where it does not).
+        let solver_length = match self.solve_within(p, None, false) {
             Verdict::NoMate => return VariationFinding::Escapes,
             Verdict::Unknown => return out_of_nodes(),
-            Verdict::Mate(line) => match replayed {
-                Ok(_) => rest.len(),
-                Err(_) => line.len(),
-            },
+            Verdict::Mate(line) => line.len(),
         };
+        let (plies, finding) = self.line_after(p, rest, solver_length, ply);
+        if matches!(finding, IntendedFinding::Unknown { .. }) && plies.is_none() {
+            return out_of_nodes();
+        }
+        let spare = match finding {
+            IntendedFinding::NotAMate { .. } => None,
+            _ => {
+                let mut end = p.clone();
+                for &m in rest {
+                    end.do_move(m);
+                }
+                Some(end.hand(self.attacker))
+            }
+        };
+        VariationFinding::Defence {
+            finding,
+            plies,
+            sure: !self.unproven_drop,
+            spare,
+        }
+    }
+
+    /// The composer's line `rest` from `p`, a position with a mate (the solver's line
+    /// `solver_length` plies long), after the variation's own move at `ply`: the exact
+    /// distance of `p`, sought from the line's length when it is a mate (most variations are
+    /// as long as they say), as plies from the problem's position; and the line walked with
+    /// it (`unknown` when the budget runs out first). Whether the distance rests on drops
+    /// taken for defences without proof is left in `unproven_drop`.
+    fn line_after(
+        &mut self,
+        p: &mut Position,
+        rest: &[Move],
+        solver_length: usize,
+        ply: usize,
+    ) -> (Option<usize>, IntendedFinding) {
+        let replayed = self.replay_as_mate(p, rest);
         let first = FirstProof {
-            solver_length: guess,
+            solver_length: if replayed.is_ok() {
+                rest.len()
+            } else {
+                solver_length
+            },
             depth: None,
             length_at_most: None,
         };
         self.unproven_drop = false;
         let Some(v) = self.exact_distance(p, &first, CheckLimits::MAX_PLIES) else {
-            return out_of_nodes();
+            let why = "the budget ran out".to_string();
+            return (None, IntendedFinding::Unknown { ply: None, why });
         };
-        let sure = !self.unproven_drop;
         let plies = Some(ply + v as usize);
-        let (finding, spare) = match replayed {
-            Err((k, why)) => (IntendedFinding::NotAMate { ply: ply + k, why }, None),
-            Ok(end) => (
-                self.judge_exact(p, rest, v as usize, ply),
-                Some(end.hand(self.attacker)),
-            ),
+        let sure = !self.unproven_drop;
+        let finding = match replayed {
+            Err((k, why)) => IntendedFinding::NotAMate { ply: ply + k, why },
+            Ok(_) => self.judge_exact(p, rest, v as usize, ply),
         };
-        VariationFinding::Defence {
-            finding,
-            plies,
-            sure,
-            spare,
-        }
+        // The walk's questions do not change what the distance rests on.
+        self.unproven_drop = !sure;
+        (plies, finding)
     }
 
     /// The check `t` at `p` (the attacker to move), at `ply`, and the composer's line `rest`
@@ -245,7 +281,19 @@ impl Checker {
         let cap = self.nodes_left();
         match self.mates_at_all(p, &[], cap) {
             None => out_of_nodes(),
-            Some(Some(_)) => VariationFinding::MatingTry { called },
+            Some(Some(_)) if rest.is_empty() => VariationFinding::MatingTry {
+                called,
+                plies: None,
+                line: None,
+            },
+            Some(Some(first)) => {
+                let (plies, line) = self.line_after(p, rest, first.len(), ply);
+                VariationFinding::MatingTry {
+                    called,
+                    plies,
+                    line: Some(line),
+                }
+            }
             Some(None) => {
                 let shown = match rest.first() {
                     None => None,
