@@ -12,9 +12,10 @@
 //!   in hand (変同), a minor flaw.
 //! - At an attacker turn, a try (紛れ): another check. The check either fails (a defence
 //!   escapes mate after it: the line's own reply, when it shows one that does) or mates too,
-//!   and then the report names it at that turn of the main line (余詰, 最終手余詰, 迂回...).
-//!   The moves after the try's reply are the composer's illustration and are not held to
-//!   anything.
+//!   and then the report names it at that turn of the main line (余詰, 最終手余詰, 迂回...),
+//!   and the composer's line past it, showing its mate, is held to the rules as a defence's
+//!   is. The moves after a failing try's reply are the composer's illustration and are not
+//!   held to anything.
 
 use super::intended::IntendedFinding;
 use super::{Alternative, CheckLimits, Checker, FirstProof, Report};
