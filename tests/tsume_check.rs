@@ -2248,8 +2248,11 @@ fn the_command_line_writes_the_report_as_kif() {
     // tries that mate, under the report's names; the 変同 as long as the main line.
     assert_eq!(out.matches("\n変化 at ply ").count(), 7, "{out}");
     assert_eq!(
-        out.matches("  a try that mates too: the 余詰 at ply 1 above\n")
-            .count(),
+        out.matches(
+            "  a try that mates too: the 余詰 at ply 1 above; its line is the best play, mate at \
+             ply 3\n"
+        )
+        .count(),
         3,
         "{out}"
     );
@@ -2667,4 +2670,47 @@ fn a_line_that_ends_with_a_distant_check_mates_though_useless_drops_are_legal() 
     let r = check_with_intended(NEXT_TO_THE_KING, &line, &limits(300_000)).unwrap();
     assert_eq!(r.main_line, line);
     assert_eq!(r.intended.unwrap().finding, IntendedFinding::Solution);
+}
+
+/// After ▲3三桂 △1一玉 the attacker mates at once with a drop (▲1二金打, ▲2一金打) or with a
+/// board move (▲1二金, ▲1二歩成...), which leaves the gold in hand.
+const MORE_IN_HAND_LATER: &str = "7k1/7p1/7GP/9/5N3/9/9/9/9 b G 1";
+
+#[test]
+fn a_variations_mate_that_leaves_more_in_hand_is_not_its_line_under_the_rules() {
+    let pos = Position::from_sfen(MORE_IN_HAND_LATER).unwrap();
+    assert_eq!(value_after(&pos, &usi_line("4e3c 2a1a"), 5), Some(1));
+    for mate in ["2c1b", "G*1b"] {
+        let mut line = usi_line("4e3c 2a1a");
+        line.extend(usi_line(mate));
+        assert_eq!(value_after(&pos, &line, 5), Some(0), "{mate}");
+    }
+    let (r, found) = check_variations(MORE_IN_HAND_LATER, "4e3c 2a3a", &["4e3c 2a1a 2c1b"]);
+    assert_eq!(
+        found[0],
+        VariationFinding::Defence {
+            finding: IntendedFinding::MoreInHand { ply: 3 },
+            plies: Some(3),
+            sure: true,
+            spare: Some(hayate::types::Hand::EMPTY.plus_one(hayate::types::PieceType::Gold)),
+        }
+    );
+    assert!(
+        r.human(false).contains("not the line under the rules: as long, but it leaves more in hand than the best play does; they part at ply 3"),
+        "{}",
+        r.human(false)
+    );
+    let (_, found) = check_variations(MORE_IN_HAND_LATER, "4e3c 2a3a", &["4e3c 2a1a G*1b"]);
+    assert!(
+        matches!(
+            found[0],
+            VariationFinding::Defence {
+                finding: IntendedFinding::Solution,
+                plies: Some(3),
+                ..
+            }
+        ),
+        "{:?}",
+        found[0]
+    );
 }

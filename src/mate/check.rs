@@ -2420,9 +2420,11 @@ impl Report {
             IntendedFinding::UselessInterposition { ply } => {
                 format!("at ply {ply} a useless interposition (無駄合), which the rules leave out")
             }
-            IntendedFinding::MoreInHand { ply } => {
-                format!("not the main line: as long, but more in hand; they part at ply {ply}")
-            }
+            // Of a variation's line: the intended line's is worded by its caller.
+            IntendedFinding::MoreInHand { ply } => format!(
+                "not the line under the rules: as long, but it leaves more in hand than the \
+                 best play does; they part at ply {ply}"
+            ),
             IntendedFinding::ForcedMate => format!(
                 "a forced mate in its {} (the problem's exact length was not settled, so \
                  a quicker mate is not ruled out)",

@@ -254,7 +254,24 @@ impl Checker {
         let sure = !self.unproven_drop;
         let finding = match replayed {
             Err((k, why)) => IntendedFinding::NotAMate { ply: ply + k, why },
-            Ok(_) => self.judge_exact(p, rest, v as usize, ply),
+            Ok(end) => match self.judge_exact(p, rest, v as usize, ply) {
+                // Of mates as long, the rules take one that leaves the least in hand, as the
+                // main line does.
+                IntendedFinding::Solution => match self.principal(p, v) {
+                    None => IntendedFinding::Unknown {
+                        ply: None,
+                        why: "the budget ran out".into(),
+                    },
+                    Some((best, least)) if end.hand(self.attacker).total() > least => {
+                        let same = rest.iter().zip(&best).take_while(|(a, b)| a == b).count();
+                        IntendedFinding::MoreInHand {
+                            ply: ply + 1 + same,
+                        }
+                    }
+                    Some(_) => IntendedFinding::Solution,
+                },
+                other => other,
+            },
         };
         // The walk's questions do not change what the distance rests on.
         self.unproven_drop = !sure;
