@@ -589,9 +589,10 @@ fn check_report(r: &mate::Report) {
 }
 
 /// What the finding on one of the record's variations promises: it branches off within its
-/// line; a defence's line found to be the best play is a mate as long as the plies it names,
-/// and a quicker mate in it is one from its ply; a try is a check at an attacker turn, and
-/// its refutation a legal reply; a try the report names is one of the report's alternatives.
+/// line; a defence's line found to be the best play (or as long, with more in hand) is a mate
+/// as long as the plies it names, and a quicker mate in it is one from its ply; a try is a
+/// check at an attacker turn, and its refutation a legal reply; a try the report names
+/// branches off the main line, and its line, when the best play, is a mate as long as it says.
 fn check_variation(pos: &Position, r: &mate::Report, v: &mate::ComposerVariation) {
     use mate::{IntendedFinding as I, VariationFinding as F};
     let sfen = &r.sfen;
@@ -627,6 +628,14 @@ fn check_variation(pos: &Position, r: &mate::Report, v: &mate::ComposerVariation
                         ply % 2 == 0 && *ply > v.ply && *ply <= v.line.len(),
                         "{sfen}"
                     );
+                }
+                // A mate as long as the best play, which leaves more in hand.
+                I::MoreInHand { ply } => {
+                    assert!(*ply > v.ply && *ply <= v.line.len(), "{sfen}");
+                    if let Err(e) = mate::verify_tsume_line(pos, &v.line) {
+                        panic!("variation of {sfen} with more in hand: {e}");
+                    }
+                    assert_eq!(*plies, Some(v.line.len()), "{sfen}");
                 }
                 _ => {}
             }
