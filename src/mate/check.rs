@@ -2646,14 +2646,12 @@ fn in_hand(hand: Hand) -> String {
 /// about, the plies to mate from there and the better line there (where the finding has them).
 fn intended_json(i: &Intended) -> String {
     let number = |n: Option<usize>| n.map_or("null".to_string(), |n| n.to_string());
-    let (plies, line, why) = match &i.finding {
-        IntendedFinding::NotAMate { why, .. } | IntendedFinding::Unknown { why, .. } => {
-            (None, None, Some(why.as_str()))
-        }
-        IntendedFinding::QuickerMate { plies, line, .. } => (Some(*plies), Some(line), None),
-        IntendedFinding::LongerDefence { plies, line, .. } => (*plies, Some(line), None),
-        _ => (None, None, None),
+    let plies = match &i.finding {
+        IntendedFinding::QuickerMate { plies, .. } => Some(*plies),
+        IntendedFinding::LongerDefence { plies, .. } => *plies,
+        _ => None,
     };
+    let (line, why) = (i.finding.better_line(), i.finding.why());
     let ply = i.finding.ply();
     format!(
         "{{\"line\":{},\"finding\":\"{}\",\"ply\":{},\"plies\":{},\"better_line\":{},\"why\":{},\"parts_from_main_line_at\":{},\"spare\":{}}}",
@@ -2661,7 +2659,7 @@ fn intended_json(i: &Intended) -> String {
         i.finding.name(),
         number(ply),
         number(plies),
-        line.map_or("null".to_string(), |l| json_moves(l)),
+        line.map_or("null".to_string(), json_moves),
         why.map_or("null".to_string(), quote),
         number(i.parts_from_main_line_at),
         i.spare
@@ -2692,13 +2690,8 @@ fn variation_json(v: &ComposerVariation) -> String {
             plies = *p;
             sure = Some(*s);
             spare = *h;
-            match finding {
-                IntendedFinding::NotAMate { why: w, .. }
-                | IntendedFinding::Unknown { why: w, .. } => why = Some(w.as_str()),
-                IntendedFinding::QuickerMate { line, .. }
-                | IntendedFinding::LongerDefence { line, .. } => better = Some(line),
-                _ => {}
-            }
+            why = finding.why();
+            better = finding.better_line();
         }
         VariationFinding::FailedTry {
             refutation: r,
@@ -2717,13 +2710,8 @@ fn variation_json(v: &ComposerVariation) -> String {
             if let Some(l) = line {
                 line_finding = Some(l.name());
                 finding_ply = l.ply();
-                match l {
-                    IntendedFinding::NotAMate { why: w, .. }
-                    | IntendedFinding::Unknown { why: w, .. } => why = Some(w.as_str()),
-                    IntendedFinding::QuickerMate { line, .. }
-                    | IntendedFinding::LongerDefence { line, .. } => better = Some(line),
-                    _ => {}
-                }
+                why = l.why();
+                better = l.better_line();
             }
         }
         VariationFinding::NotLegal { ply, why: w } => {
@@ -2741,7 +2729,7 @@ fn variation_json(v: &ComposerVariation) -> String {
         number(finding_ply),
         number(plies),
         sure.map_or("null".to_string(), |b| b.to_string()),
-        better.map_or("null".to_string(), |l| json_moves(l)),
+        better.map_or("null".to_string(), json_moves),
         refutation.map_or("null".to_string(), |r| format!("\"{r}\"")),
         shown.map_or("null".to_string(), |b| b.to_string()),
         text(called),

@@ -74,6 +74,25 @@ impl IntendedFinding {
         }
     }
 
+    /// Why, for a line that is no mate or a finding not settled.
+    pub fn why(&self) -> Option<&str> {
+        match self {
+            IntendedFinding::NotAMate { why, .. } | IntendedFinding::Unknown { why, .. } => {
+                Some(why)
+            }
+            _ => None,
+        }
+    }
+
+    /// The line that does better at the finding's ply, when it names one.
+    pub fn better_line(&self) -> Option<&[Move]> {
+        match self {
+            IntendedFinding::QuickerMate { line, .. }
+            | IntendedFinding::LongerDefence { line, .. } => Some(line),
+            _ => None,
+        }
+    }
+
     /// The ply the finding is about, when it names one.
     pub fn ply(&self) -> Option<usize> {
         match self {
