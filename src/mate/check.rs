@@ -459,7 +459,8 @@ pub fn check_with_intended(
 /// holds the record's `variations` (変化) to the rules too: each a whole line from the position
 /// as given, which branches off the intended line or a variation before it (see
 /// [`ComposerVariation`]). They share a budget of their own, `limits.nodes` more, each an
-/// equal part, so the report and the intended line's finding are the same without them.
+/// equal part of what those before it left, so the report and the intended line's finding are
+/// the same without them.
 pub fn check_with_record(
     sfen: &str,
     intended: &[Move],
@@ -502,15 +503,21 @@ pub fn check_with_record(
         report.intended = Some(i);
     }
     let branches = variations::branch_plies(intended, variations);
-    let count = branches.iter().flatten().count() as u64;
+    // Each variation gets an equal part of what the ones before it left: a short one's
+    // unspent nodes go to those after it.
+    let mut to_check = branches.iter().flatten().count() as u64;
+    let mut left = limits.nodes;
     for (line, ply) in variations.iter().zip(branches) {
         let Some(ply) = ply else {
             continue;
         };
-        c.budget = c.nodes.saturating_add(limits.nodes / count);
+        let start = c.nodes;
+        c.budget = start.saturating_add(left / to_check);
         c.aborted = false;
         c.bounded.resume();
         let finding = c.composer_variation(&problem, line, ply, &report);
+        left = left.saturating_sub(c.nodes - start);
+        to_check -= 1;
         report.variations.push(ComposerVariation {
             line: line.clone(),
             ply,
