@@ -2391,6 +2391,12 @@ fn check_variations(
     (r, findings)
 }
 
+/// That `line`, a check, mates at once after `before` from `pos`, by the exhaustive search.
+fn assert_mates_at_once(pos: &Position, before: &[Move], line: &[Move]) {
+    let whole: Vec<Move> = before.iter().chain(line).copied().collect();
+    assert_eq!(value_after(pos, &whole, 5), Some(0), "{}", usi(line));
+}
+
 #[test]
 fn a_try_in_the_record_is_shown_to_fail_with_a_defence_that_escapes() {
     // SOUND as given: ▲8二金 △9三玉 ▲8三金打. ▲9一金 is refuted by △9三玉 (and △8三玉), not
@@ -2528,11 +2534,7 @@ fn a_variations_line_after_another_defence_is_held_to_best_play() {
                 },
             plies: Some(3),
             ..
-        } => {
-            let mut quicker = usi_line("N*8d 9b8b");
-            quicker.extend(line);
-            assert_eq!(value_after(&pos, &quicker, 7), Some(0), "{}", usi(line));
-        }
+        } => assert_mates_at_once(&pos, &usi_line("N*8d 9b8b"), line),
         other => panic!("{other:?}"),
     }
     let human = r.human(false);
@@ -2639,11 +2641,7 @@ fn a_try_in_the_record_that_mates_is_named_as_the_report_names_it() {
                     plies: 1,
                     line,
                 }),
-        } => {
-            let mut quicker = slow[..2].to_vec();
-            quicker.extend(line);
-            assert_eq!(value_after(&pos, &quicker, 5), Some(0), "{}", usi(line));
-        }
+        } => assert_mates_at_once(&pos, &slow[..2], line),
         other => panic!("{other:?}"),
     }
     let human = again.human(false);

@@ -226,15 +226,27 @@ fn solve(a: MateArgs) -> Outcome {
         }
         (path, kifu::kif::write_annotated(&rec, &[answer.clone()]))
     });
+    answer_and_record(record, || {
+        for line in &answer {
+            outln!("{line}");
+        }
+    })
+}
+
+/// Prints a command's answer with `print_answer` and writes its KIF `record` where `--kif`
+/// asked for it: to `-`, the record is printed instead of the answer; to a file, after the
+/// answer, so that a record that cannot be written does not cost the answer.
+fn answer_and_record(
+    record: Option<(&PathBuf, Result<String, String>)>,
+    print_answer: impl FnOnce(),
+) -> Outcome {
     if let Some((path, text)) = &record {
         if path.as_os_str() == "-" {
             out!("{}", text.as_ref().map_err(|e| Failure::Job(e.clone()))?);
             return Ok(());
         }
     }
-    for line in &answer {
-        outln!("{line}");
-    }
+    print_answer();
     if let Some((path, text)) = record {
         write_kif(path, &text.map_err(Failure::Job)?)?;
     }
@@ -323,37 +335,28 @@ fn check(a: CheckArgs) -> Outcome {
         &limits,
     )?;
     let record = a.kif.as_ref().map(|path| (path, report.kif(a.verbose)));
-    if let Some((path, text)) = &record {
-        if path.as_os_str() == "-" {
-            out!("{}", text.as_ref().map_err(|e| Failure::Job(e.clone()))?);
-            return Ok(());
-        }
-    }
-    // The report first: a record that cannot be written must not cost the check's result.
-    if a.json {
-        outln!("{}", report.json(a.verbose));
-    } else {
-        out!("{}", report.human(a.verbose));
-    }
-    if problem.unread_variations > 0 {
-        // Not on stdout with --json, which stays one object.
-        let n = problem.unread_variations;
-        let note = format!(
-            "note: the record's {} (変化) {} not held to the rules: a block does not read \
-             as moves off the line before it",
-            count_of(n, "variation"),
-            if n == 1 { "is" } else { "are" }
-        );
+    answer_and_record(record, || {
         if a.json {
-            eprintln!("{note}");
+            outln!("{}", report.json(a.verbose));
         } else {
-            outln!("{note}");
+            out!("{}", report.human(a.verbose));
         }
-    }
-    if let Some((path, text)) = record {
-        write_kif(path, &text.map_err(Failure::Job)?)?;
-    }
-    Ok(())
+        if problem.unread_variations > 0 {
+            // Not on stdout with --json, which stays one object.
+            let n = problem.unread_variations;
+            let note = format!(
+                "note: the record's {} (変化) {} not held to the rules: a block does not read \
+                 as moves off the line before it",
+                count_of(n, "variation"),
+                if n == 1 { "is" } else { "are" }
+            );
+            if a.json {
+                eprintln!("{note}");
+            } else {
+                outln!("{note}");
+            }
+        }
+    })
 }
 
 /// The directory of `--batch --kif DIR`: a record a row, `NAME.kifu` (UTF-8), the name made

@@ -18,7 +18,7 @@ use super::{Checker, Report, Status};
 use crate::mate::Verdict;
 use crate::movegen::{generate_legal, MoveList};
 use crate::position::Position;
-use crate::types::{Hand, Move};
+use crate::types::{Color, Hand, Move};
 
 /// What the check found of the intended line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -155,6 +155,19 @@ pub(super) fn legal_prefix(sfen: &str, line: &[Move]) -> usize {
         .count()
 }
 
+/// Plays `m` at `p` as a move of a tsume line: legal, and a check when the attacker plays it.
+pub(super) fn play_in_tsume(p: &mut Position, m: Move, attacker: Color) -> Result<(), String> {
+    if !p.is_legal(m) {
+        return Err(format!("{m} is not a legal move"));
+    }
+    let checks = p.side_to_move() == attacker;
+    p.do_move(m);
+    if checks && !p.in_check() {
+        return Err(format!("{m} gives no check"));
+    }
+    Ok(())
+}
+
 impl Checker {
     /// `line` played from `pos` as a line of checks that ends in mate under the rules: the
     /// defender left with no move but useless interpositions (無駄合), as the checker proves
@@ -167,14 +180,7 @@ impl Checker {
     ) -> Result<Position, (usize, String)> {
         let mut p = pos.clone();
         for (i, &m) in line.iter().enumerate() {
-            if !p.is_legal(m) {
-                return Err((i + 1, format!("{m} is not a legal move")));
-            }
-            let checks = p.side_to_move() == self.attacker;
-            p.do_move(m);
-            if checks && !p.in_check() {
-                return Err((i + 1, format!("{m} gives no check")));
-            }
+            play_in_tsume(&mut p, m, self.attacker).map_err(|why| (i + 1, why))?;
         }
         let not_a_mate = || (line.len(), "the line does not end in mate".to_string());
         if p.side_to_move() == self.attacker {

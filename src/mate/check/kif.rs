@@ -8,7 +8,7 @@
 //! ShogiHome, ShogiGUI and Kifu for Windows read such variations; `hayate tsume check` reads
 //! the file back as a problem with the main line as its intended line.
 
-use super::{intended, Alternative, Report, Status};
+use super::{intended, usi, Alternative, Report, Status};
 use crate::kifu::kif::{write_with_variations, Variation};
 use crate::kifu::{Ending, GameRecord, RecordedMove};
 use crate::mate::{ply_count, verify_tsume_line};
@@ -161,9 +161,4 @@ fn branch(main: &[Move], line: &[Move]) -> Option<(usize, Vec<Move>)> {
 /// 詰み with a drop still legal between a far checker and the king).
 fn ends_in_mate(start: &Position, line: &[Move]) -> bool {
     !line.is_empty() && verify_tsume_line(start, line).is_ok()
-}
-
-fn usi(line: &[Move]) -> String {
-    let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
-    moves.join(" ")
 }

@@ -17,7 +17,7 @@
 //!   is. The moves after a failing try's reply are the composer's illustration and are not
 //!   held to anything.
 
-use super::intended::IntendedFinding;
+use super::intended::{play_in_tsume, IntendedFinding};
 use super::{Alternative, CheckLimits, Checker, FirstProof, Report};
 use crate::mate::Verdict;
 use crate::position::Position;
@@ -344,19 +344,6 @@ impl Checker {
             }
         }
     }
-}
-
-/// Plays `m` at `p` as a move of a tsume line: legal, and a check when the attacker plays it.
-fn play_in_tsume(p: &mut Position, m: Move, attacker: crate::types::Color) -> Result<(), String> {
-    if !p.is_legal(m) {
-        return Err(format!("{m} is not a legal move"));
-    }
-    let checks = p.side_to_move() == attacker;
-    p.do_move(m);
-    if checks && !p.in_check() {
-        return Err(format!("{m} gives no check"));
-    }
-    Ok(())
 }
 
 fn out_of_nodes() -> VariationFinding {
