@@ -469,6 +469,19 @@ fn a_cook_is_shown_by_a_mate_that_keeps_off_the_main_line() {
             usi(&c.line)
         );
     }
+    // ▲7一銀's line is not its best play (▲8二銀成 is as quick, back on the main line), and the
+    // report says so; ▲8一銀成's line (△9三玉 ▲8二龍) is its best play.
+    let by_move = |m: &str| r.cooks.iter().find(|c| c.mv.to_string() == m).unwrap();
+    assert!(by_move("8b7a").kept_off_the_main_line);
+    assert!(!by_move("8b8a+").kept_off_the_main_line);
+    let kept_off = "(3 plies to mate; the line shown keeps off the main line, which the best play \
+                    passes through)";
+    assert!(r.human(false).contains(kept_off), "{}", r.human(false));
+    assert!(r.json(false).contains("\"kept_off_the_main_line\":true"));
+    assert!(r
+        .kif(false)
+        .unwrap()
+        .contains(kept_off.trim_matches(['(', ')'])));
 }
 
 #[test]
@@ -493,6 +506,10 @@ fn a_slower_mate_back_through_the_main_line_is_a_detour_not_a_cook() {
     assert!(Exhaustive::new().defend(&mut p, 10).is_some());
     // ...and no mate after it keeps off the main line (exhaustively, within 11 plies).
     assert_eq!(Exhaustive::avoiding(&line_keys).defend(&mut p, 11), None);
+    // Its line shows the longest defence to it, not the first reply (△2二玉, mated at once,
+    // where △同玉 lasts).
+    let distance = Exhaustive::new().defend(&mut p, 10).unwrap();
+    assert_eq!(value_after(&p, &a.line[1..2], 10), Some(distance - 1));
     p.undo_move(a.mv);
     // No check at that turn mates within nine plies but the main line's, the detour and the
     // 余詰 reported.
@@ -502,6 +519,33 @@ fn a_slower_mate_back_through_the_main_line_is_a_detour_not_a_cook() {
     assert!(r
         .human(false)
         .contains("迂回 (a detour back to the main line, not a flaw) at ply 1: ▲3一金"));
+}
+
+/// muso081 before its 5th ply, where ▲6六銀 (7g6f) is a detour: it mates, more slowly, back
+/// through the main line.
+const MUSO081_FROM_PLY_5: &str = "9/2+B1s4/2n3r2/3n1p3/Gb1k5/9/1P+R1S+p3/4N4/3N5 b 3g2s4l15p 5";
+
+#[test]
+fn a_detours_line_takes_no_useless_interposition_for_a_defence() {
+    let r = check_problem(MUSO081_FROM_PLY_5, &limits(600_000)).unwrap();
+    let given = Position::from_sfen(MUSO081_FROM_PLY_5).unwrap();
+    let a = r.detours.iter().find(|a| a.mv.to_string() == "7g6f");
+    let a = a.unwrap_or_else(|| panic!("{:?}", r.detours));
+    verify_tsume_line(&given, &a.line).unwrap();
+    // The line once went ▲6四龍 △7四歩 ▲同龍: a drop next to the king that the checking dragon
+    // takes at once (a useless interposition, as the check of the report's own record found).
+    let mut p = given.clone();
+    for (i, pair) in a.line.windows(2).enumerate() {
+        p.do_move(pair[0]);
+        let defender_drops = i % 2 == 0 && pair[1].is_drop();
+        if defender_drops {
+            let checker = p.checkers().single();
+            let taken_at_once = a.line.get(i + 2).is_some_and(|next| {
+                !next.is_drop() && next.to() == pair[1].to() && Some(next.from()) == checker
+            });
+            assert!(!taken_at_once, "{}", usi(&a.line));
+        }
+    }
 }
 
 #[test]
@@ -553,8 +597,12 @@ fn a_variation_by_a_drop_proven_neither_useless_nor_a_defence_says_so() {
         .human(false)
         .contains("(6 plies to mate; if the drop is a defence"));
     let json = short.json(false);
-    assert!(json.contains("\"S*8d\"],\"length\":6,\"unproven_interposition\":true}"));
-    assert!(json.contains("\"6d9d\"],\"length\":2,\"unproven_interposition\":false}"));
+    assert!(json.contains(
+        "\"S*8d\"],\"length\":6,\"unproven_interposition\":true,\"kept_off_the_main_line\":false}"
+    ));
+    assert!(json.contains(
+        "\"6d9d\"],\"length\":2,\"unproven_interposition\":false,\"kept_off_the_main_line\":false}"
+    ));
     assert!(short.row().contains("変同 at 2?,6"));
     // With the tests' 3M nodes (the check takes 164k) the check made again proves it a
     // defence.

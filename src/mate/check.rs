@@ -151,6 +151,11 @@ pub struct Alternative {
     /// defence under the convention, and so no variation at all) nor that it is not. Always
     /// `false` at attacker turns.
     pub unproven_interposition: bool,
+    /// A 余詰 whose best play after `mv` passes through the main line's positions is shown by
+    /// another mate, one that keeps off them (that is what makes it a flaw, not a detour back
+    /// to the main line): then `line` is not the best play, and `length` is still the best
+    /// play's.
+    pub kept_off_the_main_line: bool,
 }
 
 /// The composer's verdict on one problem.
@@ -1214,6 +1219,7 @@ impl Checker {
                     line: sub,
                     length: Some(k as usize + 1),
                     unproven_interposition: false,
+                    kept_off_the_main_line: false,
                 }
             }),
             // At the last turn only a mate at once counts as an alternative.
@@ -1228,6 +1234,7 @@ impl Checker {
                         line,
                         length: None,
                         unproven_interposition: false,
+                        kept_off_the_main_line: false,
                     })
                 }
                 Some(None) => None,
@@ -1328,6 +1335,7 @@ impl Checker {
                 line,
                 length: Some(k as usize + 1),
                 unproven_interposition: !self.is_proven_defence(p, m),
+                kept_off_the_main_line: false,
             };
             if k + 1 == left {
                 if spare == 0 && main_spare == 0 {
@@ -1340,8 +1348,9 @@ impl Checker {
     }
 
     /// Whether the attacker mates after his check (defender to move in `p`) at any length, by
-    /// one df-pn search of the defender's turn: `Some(Some(line))` with a mating line against
-    /// the first defence, `Some(None)` when a defence refutes it, `None` when unknown.
+    /// one df-pn search of the defender's turn: `Some(Some(line))` with a mating line (from the
+    /// defender's reply, the longest by the proof's lengths, under the convention),
+    /// `Some(None)` when a defence refutes it, `None` when unknown.
     ///
     /// One search of the whole turn, not one solve per defence: df-pn spends its nodes on the
     /// defence that looks nearest a refutation, where solves one after another spent their
@@ -1371,9 +1380,9 @@ impl Checker {
         }
         let mut replies = MoveList::new();
         generate_legal(p, &mut replies);
-        let Some(&first) = replies.iter().next() else {
+        if replies.is_empty() {
             return Some(Some(Vec::new()));
-        };
+        }
         let left = self.nodes_left();
         if left == 0 {
             self.aborted = true;
@@ -1393,12 +1402,30 @@ impl Checker {
             Some(false) => Some(None),
             None => None,
             Some(true) => {
-                // The line against the first defence, read from the proof in the table.
-                p.do_move(first);
-                let v = self.solve_within(p, Some(cap), off_the_line);
-                p.undo_move(first);
+                // The line, read from the proof in the table, as `hayate mate` gives it: the
+                // longest defence by the table's lengths, and no useless interposition taken
+                // for one. (The first defence and every interposition, before: 29 of the
+                // 127 mating tries that the reports' records show were then not the best
+                // play, the check of those records found.)
+                let nodes = cap.min(self.nodes_left());
+                if nodes == 0 {
+                    self.aborted = true;
+                    return None;
+                }
+                let limits = SolveLimits {
+                    tsume_line: true,
+                    ..Checker::sub_limits(nodes, &self.deadline, &self.stop)
+                };
+                let solver = if off_the_line {
+                    &mut self.detour_solver
+                } else {
+                    &mut self.solver
+                };
+                let v = solver.solve_mated(p, limits);
+                self.nodes += solver.nodes();
+                self.watch_the_clock();
                 match v {
-                    Verdict::Mate(line) => Some(Some([first].into_iter().chain(line).collect())),
+                    Verdict::Mate(line) => Some(Some(line)),
                     _ => None,
                 }
             }
@@ -2124,6 +2151,9 @@ impl Report {
                          interposition nor not one",
                     );
                 }
+                if a.kept_off_the_main_line {
+                    len.push_str(KEPT_OFF_THE_MAIN_LINE);
+                }
                 s.push_str(&format!(
                     "{title} at ply {}: {} ({len})\n",
                     a.ply,
@@ -2451,12 +2481,13 @@ impl Report {
                 .iter()
                 .map(|a| {
                     format!(
-                        "{{\"ply\":{},\"move\":\"{}\",\"line\":{},\"length\":{},\"unproven_interposition\":{}}}",
+                        "{{\"ply\":{},\"move\":\"{}\",\"line\":{},\"length\":{},\"unproven_interposition\":{},\"kept_off_the_main_line\":{}}}",
                         a.ply,
                         a.mv,
                         json_moves(&a.line),
                         a.length.map_or("null".to_string(), |n| n.to_string()),
-                        a.unproven_interposition
+                        a.unproven_interposition,
+                        a.kept_off_the_main_line
                     )
                 })
                 .collect();
@@ -2746,11 +2777,16 @@ fn variation_json(v: &ComposerVariation) -> String {
     )
 }
 
+/// What the summary and the report's record add to a 余詰 whose line is not its best play
+/// ([`Alternative::kept_off_the_main_line`]).
+pub(crate) const KEPT_OFF_THE_MAIN_LINE: &str =
+    "; the line shown keeps off the main line, which the best play passes through";
+
 /// A 余詰 shown by a line that keeps off the main line. Its line, the best play after the
 /// move, may pass through the main line's positions (`main_line`, full keys) even though
-/// another mate does not: the detour test's own line (`off_the_line`, after the move, against
-/// the first defence) then takes its place, so that the composer sees the mate that makes the
-/// flaw. The length stays that of the best play.
+/// another mate does not: the detour test's own line (`off_the_line`, after the move) then
+/// takes its place, so that the composer sees the mate that makes the flaw, and the cook says
+/// so. The length stays that of the best play.
 fn cook_line_off_the_main_line(
     pos: &Position,
     mut cook: Alternative,
@@ -2765,6 +2801,7 @@ fn cook_line_off_the_main_line(
     }
     if let (true, Some(line)) = (touches, off_the_line) {
         cook.line = [cook.mv].into_iter().chain(line).collect();
+        cook.kept_off_the_main_line = true;
     }
     cook
 }

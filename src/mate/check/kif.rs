@@ -71,6 +71,9 @@ impl Report {
                 if a.unproven_interposition {
                     note.push_str(" (if the drop is a defence)");
                 }
+                if a.kept_off_the_main_line {
+                    note.push_str(super::KEPT_OFF_THE_MAIN_LINE);
+                }
                 // Alternatives are lines from the position before their ply of the main line.
                 let before = &self.main_line[..a.ply.saturating_sub(1).min(self.main_line.len())];
                 let line = before.iter().chain(&a.line).copied().collect();
