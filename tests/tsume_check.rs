@@ -2760,3 +2760,39 @@ fn a_variations_mate_that_leaves_more_in_hand_is_not_its_line_under_the_rules() 
         found[0]
     );
 }
+
+/// A 7-ply problem of `tests/data/tsume_short.tsv` with nine slower 余詰 when the defender holds
+/// nothing, each a mate that keeps off the main line.
+const TWO_ROOKS: &str = "1+R7/4Blk2/9/9/9/9/9/9/9 b R 1";
+
+#[test]
+fn a_slower_cooks_line_is_made_quicker_with_what_the_budget_leaves() {
+    let (given, r) = check_as_given(TWO_ROOKS);
+    assert_eq!(r.status, Status::Flawed);
+    assert_eq!(r.main_line.len(), 7);
+    let line_keys = keys_along(&given, &r.main_line);
+    let slower: Vec<&Alternative> = r.cooks.iter().filter(|c| c.length.is_none()).collect();
+    assert_eq!(slower.len(), 9);
+    for c in &slower {
+        let mut start = before(&given, &r.main_line, c.ply);
+        verify_tsume_line(&start, &c.line).unwrap();
+        let along = keys_along(&start, &c.line);
+        assert!(along[1..].iter().all(|k| !line_keys.contains(k)));
+        // Read from the proof with the longest defence and then made quicker with what the
+        // budget left: up to 19 plies. (The first defence made some 3 plies, where that reply
+        // is mated at once; the longest defence without the shorter search 21 to 25.)
+        assert!(c.line.len() <= 19, "{}", usi(&c.line));
+        if c.line.len() <= 7 {
+            // Short enough for the exhaustive search: no quicker mate keeps off the main line.
+            start.do_move(c.mv);
+            let bound = c.line.len() as u32 - 3;
+            let mut off_the_line = Exhaustive::avoiding(&line_keys[c.ply - 1..]);
+            assert_eq!(
+                off_the_line.defend(&mut start, bound),
+                None,
+                "{}",
+                usi(&c.line)
+            );
+        }
+    }
+}

@@ -498,6 +498,7 @@ pub fn check_with_record(
     c.run(&mut pos, limits, &mut report);
     c.check_again(&mut pos, limits, &mut report);
     c.update_unsettled_drops(&problem, &mut report);
+    c.shorten_shown_lines(&problem, &mut report);
     c.gather_unproven = false;
     if !intended.is_empty() {
         c.budget = c.nodes.saturating_add(limits.nodes);
@@ -1048,6 +1049,69 @@ impl Checker {
             .collect();
         lines.sort_by_key(|l| l.len());
         lines
+    }
+
+    /// Makes the lines the report shows for 余詰 and 迂回 quicker where it can, with what the
+    /// problem's budget left once the report is final (so no verdict, length or finding
+    /// depends on it). Those lines are read from df-pn proofs, not from the exact search: a
+    /// 余詰 slower than the main line, one whose best play passes through the main line (shown
+    /// by a mate that keeps off it), and a 迂回. Each gets an equal part of what the ones
+    /// before it left for the solver's search for shorter mates (`SolveLimits::shorten`, as
+    /// `hayate mate` makes its line), a 余詰's kept off the main line from its turn on; the
+    /// line found replaces the old one when it is a mate under the convention (and, for a
+    /// 余詰, keeps off the main line) with fewer plies.
+    fn shorten_shown_lines(&mut self, problem: &Position, report: &mut Report) {
+        if self.aborted || report.main_line.is_empty() {
+            return;
+        }
+        // The main line's positions, before each ply and at the end.
+        let mut end = problem.clone();
+        let mut on_line = vec![end.key()];
+        for &m in &report.main_line {
+            end.do_move(m);
+            on_line.push(end.key());
+        }
+        let shown_by_proof = |a: &Alternative| a.length.is_none() || a.kept_off_the_main_line;
+        let mut to_shorten =
+            report.cooks.iter().filter(|a| shown_by_proof(a)).count() + report.detours.len();
+        // In the order of their plies, so that the detour solver's sets of positions to keep
+        // off only shrink (see `Solver::avoid`).
+        let main_line = report.main_line.clone();
+        for (alts, keep_off) in [(&mut report.cooks, true), (&mut report.detours, false)] {
+            for a in alts.iter_mut().filter(|a| shown_by_proof(a)) {
+                let nodes = self.nodes_left() / to_shorten.max(1) as u64;
+                to_shorten -= 1;
+                if nodes == 0 {
+                    return;
+                }
+                let start = before_ply(problem, &main_line, a.ply);
+                let mut p = start.clone();
+                p.do_move(a.mv);
+                let avoid = &on_line[a.ply - 1..];
+                let solver = if keep_off {
+                    self.detour_solver.avoid(avoid);
+                    &mut self.detour_solver
+                } else {
+                    &mut self.solver
+                };
+                let limits = SolveLimits {
+                    shorten: true,
+                    tsume_line: true,
+                    ..Checker::sub_limits(nodes, &self.deadline, &self.stop)
+                };
+                let v = solver.solve_mated(&mut p, limits);
+                self.nodes += solver.nodes();
+                let Verdict::Mate(line) = v else {
+                    continue;
+                };
+                let line: Vec<Move> = [a.mv].into_iter().chain(line).collect();
+                let kept_off = !keep_off || !passes_through(&start, &line, avoid);
+                if line.len() < a.line.len() && kept_off && verify_tsume_line(&start, &line).is_ok()
+                {
+                    a.line = line;
+                }
+            }
+        }
     }
 
     /// Brings a "sound if" report's drops up to date with the tries made after the report
@@ -2782,6 +2846,25 @@ fn variation_json(v: &ComposerVariation) -> String {
 pub(crate) const KEPT_OFF_THE_MAIN_LINE: &str =
     "; the line shown keeps off the main line, which the best play passes through";
 
+/// The position before ply `ply` (from 1) of `line`, played from `start`.
+fn before_ply(start: &Position, line: &[Move], ply: usize) -> Position {
+    let mut p = start.clone();
+    for &m in &line[..ply - 1] {
+        p.do_move(m);
+    }
+    p
+}
+
+/// Whether `line`, played from `start`, passes through one of the positions `keys` (full keys):
+/// whether one comes after any of its moves.
+fn passes_through(start: &Position, line: &[Move], keys: &[u64]) -> bool {
+    let mut p = start.clone();
+    line.iter().any(|&m| {
+        p.do_move(m);
+        keys.contains(&p.key())
+    })
+}
+
 /// A 余詰 shown by a line that keeps off the main line. Its line, the best play after the
 /// move, may pass through the main line's positions (`main_line`, full keys) even though
 /// another mate does not: the detour test's own line (`off_the_line`, after the move) then
@@ -2793,13 +2876,7 @@ fn cook_line_off_the_main_line(
     off_the_line: Option<Vec<Move>>,
     main_line: &[u64],
 ) -> Alternative {
-    let mut p = pos.clone();
-    let mut touches = false;
-    for &m in &cook.line {
-        p.do_move(m);
-        touches |= main_line.contains(&p.key());
-    }
-    if let (true, Some(line)) = (touches, off_the_line) {
+    if let (true, Some(line)) = (passes_through(pos, &cook.line, main_line), off_the_line) {
         cook.line = [cook.mv].into_iter().chain(line).collect();
         cook.kept_off_the_main_line = true;
     }
