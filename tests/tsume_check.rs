@@ -521,7 +521,7 @@ fn a_slower_mate_back_through_the_main_line_is_a_detour_not_a_cook() {
         .contains("迂回 (a detour back to the main line, not a flaw) at ply 1: ▲3一金"));
 }
 
-/// muso081 before its 5th ply, where ▲6六銀 (7g6f) is a detour: it mates, more slowly, back
+/// muso081 before its 5th ply, where ▲6六龍 (7g6f) is a detour: it mates, more slowly, back
 /// through the main line.
 const MUSO081_FROM_PLY_5: &str = "9/2+B1s4/2n3r2/3n1p3/Gb1k5/9/1P+R1S+p3/4N4/3N5 b 3g2s4l15p 5";
 
