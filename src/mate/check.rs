@@ -830,12 +830,7 @@ impl Checker {
         };
         report.main_line = line.clone();
         // The main line's positions, before each ply and at the end, for the detour test.
-        let mut end = pos.clone();
-        let mut on_line = vec![end.key()];
-        for &m in &line {
-            end.do_move(m);
-            on_line.push(end.key());
-        }
+        let (on_line, end) = keys_along(pos, &line);
         report.spare = end.hand(self.attacker);
         debug_assert_eq!(report.spare.total(), spare);
         // Walk the main line and look at every alternative.
@@ -1064,13 +1059,7 @@ impl Checker {
         if self.aborted || report.main_line.is_empty() {
             return;
         }
-        // The main line's positions, before each ply and at the end.
-        let mut end = problem.clone();
-        let mut on_line = vec![end.key()];
-        for &m in &report.main_line {
-            end.do_move(m);
-            on_line.push(end.key());
-        }
+        let (on_line, _) = keys_along(problem, &report.main_line);
         let shown_by_proof = |a: &Alternative| a.length.is_none() || a.kept_off_the_main_line;
         let mut to_shorten =
             report.cooks.iter().filter(|a| shown_by_proof(a)).count() + report.detours.len();
@@ -2845,6 +2834,19 @@ fn variation_json(v: &ComposerVariation) -> String {
 /// ([`Alternative::kept_off_the_main_line`]).
 pub(crate) const KEPT_OFF_THE_MAIN_LINE: &str =
     "; the line shown keeps off the main line, which the best play passes through";
+
+/// The positions (full keys) of `line` played from `start`, before each ply and at the end,
+/// and the position at the end.
+fn keys_along(start: &Position, line: &[Move]) -> (Vec<u64>, Position) {
+    let mut end = start.clone();
+    let mut keys = Vec::with_capacity(line.len() + 1);
+    keys.push(end.key());
+    for &m in line {
+        end.do_move(m);
+        keys.push(end.key());
+    }
+    (keys, end)
+}
 
 /// The position before ply `ply` (from 1) of `line`, played from `start`.
 fn before_ply(start: &Position, line: &[Move], ply: usize) -> Position {
