@@ -1337,6 +1337,7 @@ fn the_command_line_checks_a_position_a_file_and_a_batch() {
         &["tsume", "check", "--nodes"],
         &["tsume", "check", "--nodes", "many", SOUND],
         &["tsume", "check", "--jobs", "0", "--batch", "problems.tsv"],
+        &["tsume", "check", "--memory", "0", SOUND],
         &["tsume", "check", "--frobnicate", SOUND],
         &["tsume", "check", "not a sfen"],
         &["tsume", "check", "--batch", "/nonexistent/problems.tsv"],
@@ -2795,4 +2796,37 @@ fn a_slower_cooks_line_is_made_quicker_with_what_the_budget_leaves() {
             );
         }
     }
+}
+
+/// 将棋無双 32 (35 plies, sound): its check takes about 105k nodes and several megabytes of the
+/// exact search's tables.
+const MUSO032: &str = "6p1S/6l2/5l2k/4l3p/6P1s/5P2G/1+B2P2+p1/1g4+R2/1+B3+p1+r1 b 4N2g2sl11p 1";
+
+/// A check whose exact search has far less memory than its tables would take (1 MB) forgets
+/// part of them again and again (19 times), says so, and still gives the verdict, the length
+/// and the main line it gives with memory to spare, in more nodes (150k against 105k).
+#[test]
+fn a_check_short_of_memory_forgets_and_keeps_its_verdict() {
+    let roomy = check_problem(MUSO032, &limits(400_000)).unwrap();
+    let tight_limits = CheckLimits {
+        memory_mb: 1,
+        ..limits(400_000)
+    };
+    let tight = check_problem(MUSO032, &tight_limits).unwrap();
+    assert_eq!(roomy.status, Status::Sound, "{roomy:?}");
+    assert_eq!(roomy.forgotten_for_memory, 0);
+    assert!(tight.forgotten_for_memory > 0);
+    assert_eq!(tight.status, Status::Sound, "{tight:?}");
+    assert_eq!((tight.length, tight.length_sure), (Some(35), true));
+    assert_eq!(roomy.length, tight.length);
+    assert_eq!(roomy.main_line, tight.main_line);
+    assert!(tight.nodes > roomy.nodes);
+    // Said in JSON and in the summary, and only when it happened.
+    let said = format!("\"forgotten_for_memory\":{}", tight.forgotten_for_memory);
+    assert!(tight.json(false).contains(&said));
+    assert!(roomy.json(false).contains("\"forgotten_for_memory\":0"));
+    assert!(tight
+        .human(false)
+        .contains("a larger --memory may settle more"));
+    assert!(!roomy.human(false).contains("--memory"));
 }

@@ -91,9 +91,15 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub kif: Option<PathBuf>,
     /// The df-pn solver's table, which finds the first mate and settles the alternatives (the
-    /// exact search's own memory grows with --nodes)
+    /// exact search's memory is --memory)
     #[arg(long, value_name = "MB", default_value_t = CheckLimits::default().hash_mb)]
     pub hash: usize,
+    /// The most the exact search's tables take: they grow with the nodes (about 60 bytes a
+    /// node), and past this they forget their cheapest entries instead, so that a large
+    /// --nodes does not run the machine out of memory
+    #[arg(long, value_name = "MB", default_value_t = CheckLimits::default().memory_mb as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    pub memory: u64,
     /// With --batch: how many problems to check at once, each with the memory of one check
     /// (about 250 MB at the default --nodes and --hash); the rows come out the same, in the
     /// file's order
@@ -273,6 +279,7 @@ fn check(a: CheckArgs) -> Outcome {
         complete_hand: !a.as_given,
         early_mates: a.verbose,
         hash_mb: a.hash,
+        memory_mb: a.memory as usize,
     };
     if let Some(path) = &a.batch {
         let text = read(path)?;

@@ -37,8 +37,12 @@
 //! ([`BoundedSearch::took_an_unproven_drop`]). Proofs need no such care: a proof that answers a
 //! drop that is useless after all is still a proof.
 
+mod memory;
+
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
+
+use memory::Memory;
 
 use super::dfpn::Settled;
 use super::{muda, KeyHasher};
@@ -176,8 +180,9 @@ impl BoardHands {
         self.first.iter().chain(self.rest.iter())
     }
 
-    /// The entry for exactly these hands, a new one if there is none.
-    fn entry(&mut self, attacker: Hand, defender: Hand) -> &mut Entry {
+    /// The entry for exactly these hands, a new one if there is none (counted in
+    /// `rest_entries` when it is not the board's first).
+    fn entry(&mut self, attacker: Hand, defender: Hand, rest_entries: &mut usize) -> &mut Entry {
         let new = HandEntry {
             attacker,
             defender,
@@ -195,6 +200,7 @@ impl BoardHands {
             Some(i) => i,
             None => {
                 self.rest.push(new);
+                *rest_entries += 1;
                 self.rest.len() - 1
             }
         };
@@ -269,6 +275,7 @@ pub struct BoundedSearch {
     visits: u64,
     /// From this many visits on, nodes near the bound's end are settled depth first.
     depth_first_from: u64,
+    memory: Memory,
 }
 
 /// The number of the attacker's checks in positions after a defence (a defence's first
@@ -327,6 +334,7 @@ impl BoundedSearch {
             unproven_drop: false,
             visits: 0,
             depth_first_from: u64::MAX,
+            memory: Memory::default(),
         }
     }
 
@@ -589,10 +597,12 @@ impl BoundedSearch {
 
     /// The entry for exactly `place`'s hands.
     fn entry(&mut self, place: Place) -> &mut Entry {
-        self.table
-            .entry(place.board)
-            .or_default()
-            .entry(place.attacker, place.defender)
+        self.make_room_in_table();
+        self.table.entry(place.board).or_default().entry(
+            place.attacker,
+            place.defender,
+            &mut self.memory.rest_entries,
+        )
     }
 
     fn prove(&mut self, place: Place, length: u16) {
@@ -767,8 +777,12 @@ impl BoundedSearch {
             let mut i = 0;
             while i < children.len() {
                 let known = self.lookup(children[i].place);
-                // Until a child is searched within this bound, its first numbers stand.
-                let first = (children[i].pn.max(1), children[i].dn.max(1));
+                // Until a child is searched within this bound, its first numbers stand. A child
+                // settled before and forgotten since, for want of memory, is open again: its
+                // last numbers (a 0 and an infinity) would say it is anything but, and an
+                // attacker turn whose checks all said so would come back open.
+                let (pn, dn) = (children[i].pn, children[i].dn);
+                let first = if pn == 0 || dn == 0 { (1, 1) } else { (pn, dn) };
                 let (cpn, cdn) = self.numbers_or(children[i].key, known, child_bound, first);
                 children[i].known = known;
                 children[i].pn = cpn;
@@ -826,6 +840,7 @@ impl BoundedSearch {
                 return;
             }
             if pn >= th_pn || dn >= th_dn || self.aborted {
+                self.make_room_for_numbers();
                 self.numbers.insert((key, bound), (pn, dn));
                 return;
             }
@@ -1845,6 +1860,71 @@ pub(super) mod tests {
         assert!(
             mates >= 60 && long_mates >= 15,
             "{mates} mates, {long_mates} long"
+        );
+    }
+
+    /// An oracle that proves no drop useless and has `left` nodes.
+    struct Budget {
+        left: u64,
+    }
+
+    impl Oracle for Budget {
+        fn is_useless(&mut self, _pos: &mut Position, _r: Move) -> bool {
+            false
+        }
+
+        fn tick(&mut self) -> bool {
+            self.left = self.left.saturating_sub(1);
+            self.left > 0
+        }
+
+        fn exhausted(&self) -> bool {
+            self.left == 0
+        }
+    }
+
+    /// A search whose memory is far too small for its tables forgets again and again (its
+    /// numbers, and the table's cheapest entries, see `bounded/memory.rs`), and still gives
+    /// the distances of a plain minimax, both best first and depth first near the bound's end,
+    /// with its maps within the limit as the limit counts them. Forgetting costs nodes, and a
+    /// node may need more of its children's results at once than the limit holds, so each
+    /// search has a budget: it answers exactly or not at all.
+    #[test]
+    fn a_search_that_forgets_for_want_of_memory_stays_exact() {
+        use rand::SeedableRng;
+        // Room for a few hundred boards: most of these searches need more.
+        let limit = 20_000;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let bound = 7;
+        let (mut tried, mut forgetful, mut answered, mut mates) = (0, 0, 0, 0);
+        while tried < 300 {
+            let Some(mut pos) = random_problem(&mut rng) else {
+                continue;
+            };
+            tried += 1;
+            let expected = minimax(&mut pos, bound, Color::Black, &mut HashMap::new());
+            for depth_first in [None, Some(0)] {
+                let mut s = BoundedSearch::new(Color::Black);
+                s.depth_first_after(depth_first);
+                s.limit_memory(Some(limit));
+                let mut budget = Budget { left: 20_000 };
+                let got = s.distance(&mut pos, bound, &mut budget);
+                // No answer only when the nodes ran out (a search that came back open for
+                // what it forgot would give none too).
+                assert!(got.is_some() || budget.left == 0, "{}", pos.to_sfen());
+                if got.is_some() {
+                    assert_eq!(got, Some(expected), "{} {depth_first:?}", pos.to_sfen());
+                    answered += 1;
+                    mates += expected.is_some() as u32;
+                }
+                assert!(s.memory_bytes() <= limit, "{} bytes", s.memory_bytes());
+                forgetful += (s.times_forgotten() > 0) as u32;
+            }
+        }
+        // 308 of the 600 searches forgot, 499 answered, 86 of them mates.
+        assert!(
+            forgetful >= 200 && answered >= 400 && mates >= 60,
+            "{forgetful} forgot, {answered} answered, {mates} mates"
         );
     }
 

@@ -85,6 +85,11 @@ pub struct CheckLimits {
     /// alternatives; the two helper solvers (useless interpositions, detours) take a quarter
     /// each, at most [`CheckLimits::HELPER_HASH_MB`].
     pub hash_mb: usize,
+    /// The megabytes the exact search's table and numbers may take together: they grow with
+    /// the nodes (about 60 bytes a node on the classics), and past this they forget their
+    /// cheapest knowledge instead (`bounded/memory.rs`). The default binds only past some 50M
+    /// nodes; the df-pn solvers' tables (`hash_mb`) come on top.
+    pub memory_mb: usize,
 }
 
 impl CheckLimits {
@@ -106,6 +111,7 @@ impl Default for CheckLimits {
             complete_hand: true,
             early_mates: true,
             hash_mb: 32,
+            memory_mb: 4096,
         }
     }
 }
@@ -234,6 +240,9 @@ pub struct Report {
     /// (those that are a part of a line before them left out).
     pub variations: Vec<ComposerVariation>,
     pub nodes: u64,
+    /// How many times the exact search's tables reached their memory (`CheckLimits::memory_mb`)
+    /// and forgot part of what they held: more memory may then settle more within the nodes.
+    pub forgotten_for_memory: u64,
 }
 
 /// The reason of a report that is sound but for drops proven neither useless nor defences
@@ -491,6 +500,7 @@ pub fn check_with_record(
         given
     };
     let mut c = Checker::with_hash(attacker, limits.nodes, limits.hash_mb);
+    c.limit_memory(limits.memory_mb);
     c.early_mates = limits.early_mates;
     let mut report = Report::new(pos.to_sfen());
     let problem = pos.clone();
@@ -531,6 +541,7 @@ pub fn check_with_record(
         });
     }
     report.nodes = c.nodes;
+    report.forgotten_for_memory = c.bounded.times_forgotten();
     Ok(report)
 }
 
@@ -587,6 +598,7 @@ pub fn main_line_after_proof(
     let lent = std::mem::replace(solver, Solver::new(1));
     let helper_mb = CheckLimits::HELPER_HASH_MB;
     let mut c = Checker::with_solver(pos.side_to_move(), limits.nodes, lent, helper_mb);
+    c.limit_memory(CheckLimits::default().memory_mb);
     c.early_mates = false;
     c.deadline = limits
         .deadline
@@ -726,6 +738,11 @@ impl Checker {
     #[cfg(test)]
     fn new(attacker: Color, budget: u64) -> Checker {
         Checker::with_hash(attacker, budget, CheckLimits::default().hash_mb)
+    }
+
+    /// Keeps the exact search's memory within `mb` megabytes (see [`CheckLimits::memory_mb`]).
+    fn limit_memory(&mut self, mb: usize) {
+        self.bounded.limit_memory(Some(mb.saturating_mul(1 << 20)));
     }
 
     /// A checker whose main solver has a table of `hash_mb` megabytes (see
@@ -2103,6 +2120,7 @@ impl Report {
             intended: None,
             variations: Vec::new(),
             nodes: 0,
+            forgotten_for_memory: 0,
         }
     }
 
@@ -2274,6 +2292,13 @@ impl Report {
             s.push_str(&self.variation_human(v, &jp));
         }
         s.push_str(&format!("nodes: {}\n", self.nodes));
+        if self.forgotten_for_memory > 0 {
+            s.push_str(&format!(
+                "the exact search's tables were full {} times and forgot their cheapest entries: \
+                 a larger --memory may settle more within the nodes\n",
+                self.forgotten_for_memory
+            ));
+        }
         s
     }
 
@@ -2593,9 +2618,10 @@ impl Report {
             s.push_str(&format!(",\"{name}\":[{}]", lines.join(",")));
         }
         s.push_str(&format!(
-            ",\"alternatives_stopped_at\":{}",
+            ",\"alternatives_stopped_at\":{},\"forgotten_for_memory\":{}",
             self.alternatives_stopped_at
-                .map_or("null".to_string(), |p| p.to_string())
+                .map_or("null".to_string(), |p| p.to_string()),
+            self.forgotten_for_memory
         ));
         if verbose {
             s.push_str(&format!(",\"early_mates\":{}", alts(&self.early_mates)));
