@@ -14,7 +14,7 @@
 //! "nothing known", and the search only does again what was forgotten. The maps are hash maps,
 //! which double their room when full and hold both rooms while they move over, so a map may grow
 //! only while the old room and the new fit in its share together; the table, once it has
-//! forgotten, moves to a room half as large.
+//! forgotten, moves to a room of the size of what it kept (about half its room).
 
 use std::mem::size_of;
 
@@ -69,8 +69,9 @@ pub(super) struct Memory {
     pub limit: Option<usize>,
     /// How many hand entries the table keeps beyond each board's first.
     pub rest_entries: usize,
-    /// How many times the table forgot its cheapest entries, and the numbers were dropped.
+    /// How many times the table forgot its cheapest entries.
     pub table_forgotten: u64,
+    /// How many times the numbers were dropped.
     pub numbers_dropped: u64,
 }
 
@@ -131,9 +132,9 @@ impl BoundedSearch {
         }
     }
 
-    /// Forgets the table's cheapest entries, by how far they reach, until at most half of
-    /// them are left: every entry that reaches no further than the reach where the count
-    /// kept falls to half.
+    /// Forgets at least half of the table's entries, the cheapest by how far they reach: every
+    /// entry that reaches no further than the smallest reach at which half of them have been
+    /// counted, from the shortest up.
     fn forget_cheapest(&mut self) {
         let mut counts = [0usize; 257];
         let mut total = 0usize;
