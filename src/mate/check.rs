@@ -87,8 +87,9 @@ pub struct CheckLimits {
     pub hash_mb: usize,
     /// The megabytes the exact search's table and numbers may take together: they grow with
     /// the nodes (about 60 bytes a node on the classics), and past this they forget their
-    /// cheapest knowledge instead (`bounded/memory.rs`). The default binds only past some 50M
-    /// nodes; the df-pn solvers' tables (`hash_mb`) come on top.
+    /// cheapest knowledge instead (`bounded/memory.rs`). The default binds from some 30M nodes
+    /// on (zuko037's table would next double at about 33M, to 2^25 slots, past its share); the
+    /// df-pn solvers' tables (`hash_mb`) come on top.
     pub memory_mb: usize,
 }
 
