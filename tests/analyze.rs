@@ -396,8 +396,17 @@ fn analyze_writes_kif_json_and_svg_that_agree() {
     assert!(err.contains(&format!("analyze: {}/{} positions", n + 1, n + 1)));
     assert!(err.contains("平均損失"), "the summary on stderr: {err}");
 
-    // The KIF reads back to the same game.
-    let kif = std::fs::read_to_string(&kif_path).unwrap();
+    // The KIF reads back to the same game. A `.kif` file is Shift_JIS, as GUIs read it.
+    let bytes = std::fs::read(&kif_path).unwrap();
+    assert!(
+        std::str::from_utf8(&bytes).is_err(),
+        "game.kif is not UTF-8"
+    );
+    let kif = kifu::decode(&bytes).unwrap();
+    assert!(
+        kif.starts_with("# KIF形式棋譜ファイル (Shift_JIS)\n"),
+        "{kif}"
+    );
     let back = kifu::kif::read(&kif).unwrap();
     let moves = |r: &kifu::GameRecord| r.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
     assert_eq!(moves(&back), moves(&original));

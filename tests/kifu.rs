@@ -4,10 +4,12 @@
 
 use std::path::Path;
 
+mod common;
+
 use hayate::book::make::read_games;
 use hayate::kifu::ki2::{self, ki2_move};
 use hayate::kifu::{
-    decode, encode_shift_jis, kif, Ending, Format, GameRecord, Outcome, RecordedMove,
+    decode, encode_shift_jis, kif, save, Ending, Format, GameRecord, Outcome, RecordedMove,
 };
 use hayate::{Move, Position};
 use rand::{Rng, SeedableRng};
@@ -669,4 +671,49 @@ fn variations_that_share_moves_are_one_tree() {
     );
     // The block off the variation keeps only its own move's comment.
     assert_eq!(variations[1].notes, [vec![], vec!["other".to_string()]]);
+}
+
+#[test]
+fn a_saved_record_takes_the_encoding_its_extension_asks_for() {
+    let dir = common::TempDir::new("kifu-save");
+    let rec =
+        kif::read(&decode(&std::fs::read(data("shogigui_sjis.kif")).unwrap()).unwrap()).unwrap();
+    let mut text = kif::write(&rec).unwrap();
+    // A player's name that Shift_JIS cannot write, as a UTF-8 record may give it.
+    text = text.replacen("\n", "\n*対局者 ♔😀\n", 1);
+    for (name, sjis) in [
+        ("a.kif", true),
+        ("a.KIF", true),
+        ("a.ki2", true),
+        ("a.kifu", false),
+        ("a.ki2u", false),
+        ("a.txt", false),
+    ] {
+        let path = dir.join(name);
+        let replaced = save(&path, &text).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        if sjis {
+            assert_eq!(
+                replaced, 2,
+                "{name}: the king and the face cannot be written"
+            );
+            assert!(std::str::from_utf8(&bytes).is_err(), "{name} is not UTF-8");
+            let (back, _, bad) = encoding_rs::SHIFT_JIS.decode(&bytes);
+            assert!(!bad, "{name} is clean Shift_JIS");
+            assert!(back.contains("*対局者 ??\n"), "{name}: {back}");
+            if name.to_ascii_lowercase().ends_with(".kif") {
+                assert!(
+                    back.starts_with("# KIF形式棋譜ファイル (Shift_JIS)"),
+                    "{back}"
+                );
+                let again = kif::read(&back).unwrap();
+                assert_eq!(moves(&again), moves(&rec));
+            }
+        } else {
+            assert_eq!(replaced, 0);
+            assert_eq!(bytes, text.as_bytes(), "{name} is the UTF-8 text as it was");
+        }
+    }
+    // A place that cannot be written is an error, not a panic.
+    assert!(save(&dir.join("no/such/dir/a.kif"), &text).is_err());
 }

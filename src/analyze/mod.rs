@@ -311,7 +311,7 @@ impl Analysis {
 pub fn summary_text(a: &Analysis) -> String {
     let s = a.summary();
     let mut t = format!(
-        "解析：{} ({}); 疑問手 ≥{INACCURACY}, 悪手 ≥{MISTAKE}, 大悪手 ≥{BLUNDER} (評価値の損失, ±{LOSS_CLIP}で打ち切り)\n",
+        "解析：{} ({}); 疑問手 {INACCURACY}以上, 悪手 {MISTAKE}以上, 大悪手 {BLUNDER}以上 (評価値の損失, ±{LOSS_CLIP}で打ち切り)\n",
         a.engine,
         a.options.go_command()
     );

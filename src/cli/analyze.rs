@@ -108,14 +108,27 @@ pub fn analyze(a: AnalyzeArgs) -> Outcome {
                 .map_err(|e| Failure::Job(format!("cannot write {path}: {e}")))
         }
     };
-    let main_text = if a.json {
-        analyze::to_json(&analysis)
-    } else {
-        analyze::to_kif(&analysis)
+    // A record file goes in the encoding its extension asks for (Shift_JIS for `.kif`), as
+    // GUIs read it; standard output and the other files stay UTF-8.
+    let write_record = |path: &str, text: Result<String, String>| -> Result<(), Failure> {
+        if path == "-" {
+            return write(path, text);
+        }
+        let path = std::path::Path::new(path);
+        let replaced =
+            crate::kifu::save(path, &text.map_err(Failure::Job)?).map_err(Failure::Job)?;
+        if let Some(w) = crate::kifu::save_warning(path, replaced) {
+            eprintln!("{w}");
+        }
+        Ok(())
     };
-    write(&a.output, main_text)?;
+    if a.json {
+        write(&a.output, analyze::to_json(&analysis))?;
+    } else {
+        write_record(&a.output, analyze::to_kif(&analysis))?;
+    }
     if let Some(p) = &a.kif {
-        write(p, analyze::to_kif(&analysis))?;
+        write_record(p, analyze::to_kif(&analysis))?;
     }
     if let Some(p) = &a.svg {
         write(p, analyze::to_svg(&analysis))?;

@@ -435,17 +435,11 @@ fn count_of(n: usize, thing: &str) -> String {
 
 /// Writes KIF `text` to `path`: in Shift_JIS for a `.kif` file, in UTF-8 otherwise.
 fn write_kif(path: &std::path::Path, text: &str) -> Result<(), Failure> {
-    let shift_jis = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("kif"));
-    let bytes = if shift_jis {
-        kifu::kif::to_shift_jis(text).map_err(Failure::Job)?
-    } else {
-        text.as_bytes().to_vec()
-    };
-    std::fs::write(path, bytes)
-        .map_err(|e| Failure::Job(format!("cannot write {}: {e}", path.display())))
+    let replaced = kifu::save(path, text).map_err(Failure::Job)?;
+    if let Some(w) = kifu::save_warning(path, replaced) {
+        eprintln!("{w}");
+    }
+    Ok(())
 }
 
 /// A problem given on the command line.

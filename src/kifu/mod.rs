@@ -101,6 +101,52 @@ pub fn encode_shift_jis(text: &str) -> Result<Vec<u8>, String> {
     Ok(bytes.into_owned())
 }
 
+/// Saves a KIF or KI2 record's `text` (as the writers give it, in UTF-8) to `path`, in the
+/// encoding GUIs expect of the file's extension: Shift_JIS for `.kif` and `.ki2` (ShogiGUI and
+/// Shogidokoro read nothing else there, and ShogiHome goes by the extension too), UTF-8 for
+/// `.kifu`, `.ki2u` and anything else. A character Shift_JIS lacks (a player's name read from
+/// a UTF-8 record, say) is written as `?` rather than losing the file, which may hold an hour
+/// of analysis; the answer is how many were, for the caller to say so.
+pub fn save(path: &std::path::Path, text: &str) -> Result<usize, String> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let kif = ext.eq_ignore_ascii_case("kif");
+    let (bytes, replaced) = if kif || ext.eq_ignore_ascii_case("ki2") {
+        let mut replaced = 0;
+        let text: String = text
+            .chars()
+            .map(|c| {
+                let mut one = [0u8; 4];
+                if encoding_rs::SHIFT_JIS.encode(c.encode_utf8(&mut one)).2 {
+                    replaced += 1;
+                    '?'
+                } else {
+                    c
+                }
+            })
+            .collect();
+        let bytes = if kif {
+            kif::to_shift_jis(&text)?
+        } else {
+            encode_shift_jis(&text)?
+        };
+        (bytes, replaced)
+    } else {
+        (text.as_bytes().to_vec(), 0)
+    };
+    std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(replaced)
+}
+
+/// The warning for a record that [`save`] wrote with `replaced` characters as `?`, if any.
+pub fn save_warning(path: &std::path::Path, replaced: usize) -> Option<String> {
+    (replaced > 0).then(|| {
+        format!(
+            "{}: {replaced} character(s) that Shift_JIS lacks written as '?' (a .kifu file keeps them)",
+            path.display()
+        )
+    })
+}
+
 /// Reads a record file's text, decoded by [`decode`].
 pub fn read_text(path: &std::path::Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
