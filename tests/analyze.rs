@@ -620,8 +620,26 @@ fn a_mate_is_shown_as_a_mate() {
 
 #[test]
 fn bad_input_exits_2_with_a_message() {
-    let cases: [(&[&str], &str, &str); 6] = [
+    let line = "startpos moves 7g7f\n";
+    let cases: [(&[&str], &str, &str); 10] = [
         (&["analyze", "/no/such/record.kif"], "", "cannot read"),
+        // An output that could never be written is refused before the analysis.
+        (
+            &["analyze", "-o", "/no/such/dir/out.kif", "-"],
+            line,
+            "no folder",
+        ),
+        (
+            &["analyze", "--kif", "/no/such/dir/out.kif", "-"],
+            line,
+            "no folder",
+        ),
+        (
+            &["analyze", "--svg", "/no/such/dir/out.svg", "-"],
+            line,
+            "no folder",
+        ),
+        (&["analyze", "--kif", "/", "-"], line, "is a folder"),
         (
             &["analyze", "--nodes", "100", "-"],
             "this is not a game\n",

@@ -54,6 +54,29 @@ fn analysis_positions(record: &crate::kifu::GameRecord) -> usize {
     record.moves.len() + 1
 }
 
+/// Whether `path` names a file that could be written: its folder exists, and the path is not
+/// itself a folder. A bad one is the user's to fix (exit code 2).
+fn writable_place(path: &std::path::Path) -> Result<(), Failure> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(Failure::Input(format!(
+            "cannot write {}: no folder {}",
+            path.display(),
+            folder.display()
+        )));
+    }
+    if path.is_dir() {
+        return Err(Failure::Input(format!(
+            "cannot write {}: it is a folder",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
 /// `hayate analyze`.
 pub fn analyze(a: AnalyzeArgs) -> Outcome {
     let options = AnalyzeOptions {
@@ -80,6 +103,13 @@ pub fn analyze(a: AnalyzeArgs) -> Outcome {
     };
     let record =
         analyze::read_record(&text, ext.as_deref()).map_err(|e| format!("{}: {e}", a.input))?;
+    // An output that could never be written is said before the analysis, not after it: a
+    // long analysis would otherwise be lost to a mistyped folder.
+    for path in std::iter::once(&a.output).chain(&a.kif).chain(&a.svg) {
+        if path != "-" {
+            writable_place(std::path::Path::new(path))?;
+        }
+    }
     let bar = Progress::new("analyze", "positions", 0);
     let mut progress = |done: usize, total: usize| {
         bar.set_total(total as u64);
