@@ -85,7 +85,8 @@ impl BoundedSearch {
     /// The bytes the table and the numbers take, as the limit counts them.
     #[cfg(test)]
     pub(super) fn memory_bytes(&self) -> usize {
-        self.table_bytes(self.table.capacity())
+        map_bytes::<u64, BoardHands>(self.table.capacity())
+            + self.memory.rest_entries * REST_ENTRY_BYTES
             + map_bytes::<(u64, u16), (u32, u32)>(self.numbers.capacity())
     }
 
@@ -93,10 +94,6 @@ impl BoundedSearch {
     /// cheapest entries, or the numbers).
     pub fn times_forgotten(&self) -> u64 {
         self.memory.table_forgotten + self.memory.numbers_dropped
-    }
-
-    fn table_bytes(&self, capacity: usize) -> usize {
-        map_bytes::<u64, BoardHands>(capacity) + self.memory.rest_entries * REST_ENTRY_BYTES
     }
 
     /// Called before the table may take a new entry: past its share of the limit, it forgets
@@ -107,11 +104,14 @@ impl BoundedSearch {
         };
         let share = limit - limit / NUMBERS_SHARE;
         let capacity = self.table.capacity();
-        let needed = if self.table.len() >= capacity {
-            growing_bytes::<u64, BoardHands>(capacity) + self.memory.rest_entries * REST_ENTRY_BYTES
+        // A full map moves to a room twice as large, and holds both while it does.
+        let room = if self.table.len() >= capacity {
+            growing_bytes::<u64, BoardHands>(capacity)
         } else {
-            self.table_bytes(capacity)
-        } + REST_ENTRY_BYTES;
+            map_bytes::<u64, BoardHands>(capacity)
+        };
+        // The new entry may be one beyond its board's first.
+        let needed = room + (self.memory.rest_entries + 1) * REST_ENTRY_BYTES;
         if needed > share {
             self.forget_cheapest();
         }
