@@ -186,6 +186,33 @@ pub type SharedOut = Arc<Mutex<dyn Write + Send>>;
 /// How often `go mate` tells the GUI its nodes while it searches.
 const MATE_PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
+/// The megabytes of `go mate`'s table for each second of its time limit. The solver fills
+/// 15-25 MB a second (zuko001 from an empty table: `hashfull` 131 of 256 MB after 2 s, 410 after
+/// 5 s, and 366 of 128 MB after 3 s), and the kernel zeroes each page the first time a store
+/// lands on it, which the stores, spread over the whole table, do within the first thousand
+/// nodes or so: with `USI_Hash` 4096 a `go mate 3000` on zuko001 spent 7 s zeroing its 4 GB
+/// table and answered `checkmate timeout` after 1,024 nodes (now 1.35M nodes, at 2.95 s). A
+/// table of 64 MB a second took the first of 10 s zeroing its 512 MB on this machine.
+const MATE_MB_PER_SECOND: u64 = 32;
+
+/// The smallest table a timed `go mate` gets (unless `USI_Hash` is smaller).
+const MATE_MB_MIN: u64 = 64;
+
+/// The size of `go mate`'s table: `USI_Hash`, or for a time limit what the solver can use in
+/// that time ([`MATE_MB_PER_SECOND`], at least [`MATE_MB_MIN`]) when that is less. So the
+/// default 256 MB stands from 8 s up (the table rounds 320 MB down to 256), and a large
+/// `USI_Hash` is taken whole only by a long or infinite solve, beside the game search's table
+/// of the same size.
+fn mate_table_mb(hash_mb: usize, time_ms: Option<u64>) -> usize {
+    let Some(ms) = time_ms else {
+        return hash_mb;
+    };
+    let wanted = MATE_MB_PER_SECOND
+        .saturating_mul(ms.div_ceil(1000))
+        .max(MATE_MB_MIN);
+    hash_mb.min(usize::try_from(wanted).unwrap_or(usize::MAX))
+}
+
 /// `go mate`'s `info` line: the time since the command, the nodes searched, and how full the
 /// solver's table is.
 fn mate_info(start: Instant, nodes: u64, hashfull: usize) -> String {
@@ -230,7 +257,8 @@ pub struct Engine {
     /// The `USI_Hash` the table was last made for (it may have got less memory).
     hash_asked_mb: usize,
     running: Option<Running>,
-    /// The df-pn solver for `go mate`, made on first use and sized by `USI_Hash`.
+    /// The df-pn solver for `go mate` and its table's size, made on first use and again when
+    /// the size [`mate_table_mb`] asks for changes.
     mate_solver: Option<(usize, Arc<Mutex<Solver>>)>,
     book: crate::book::OpeningBook,
 }
@@ -492,7 +520,7 @@ impl Engine {
         // of USI_Hash) makes the table first, which takes the kernel most of a second for a few
         // hundred megabytes, and the answer is still due within the time given.
         let start = Instant::now();
-        let mb = self.options.hash_mb;
+        let mb = mate_table_mb(self.options.hash_mb, time_ms);
         let solver = match &self.mate_solver {
             Some((size, s)) if *size == mb => s.clone(),
             _ => {
@@ -645,4 +673,27 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(
     // End of input: finish like `quit`.
     engine.finish_search();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_timed_go_mate_takes_the_table_its_time_can_use() {
+        // The default 256 MB from 8 s up, less below.
+        assert_eq!(mate_table_mb(256, Some(10_000)), 256);
+        assert_eq!(mate_table_mb(256, Some(8_000)), 256);
+        assert_eq!(mate_table_mb(256, Some(3_000)), 96);
+        assert_eq!(mate_table_mb(256, Some(1)), 64);
+        assert_eq!(mate_table_mb(256, Some(0)), 64);
+        // A large USI_Hash only for a long solve, and whole for an infinite one.
+        assert_eq!(mate_table_mb(4096, Some(3_000)), 96);
+        assert_eq!(mate_table_mb(4096, Some(60_000)), 1920);
+        assert_eq!(mate_table_mb(4096, Some(u64::MAX)), 4096);
+        assert_eq!(mate_table_mb(4096, None), 4096);
+        // Never more than USI_Hash.
+        assert_eq!(mate_table_mb(16, Some(10_000)), 16);
+        assert_eq!(mate_table_mb(1, None), 1);
+    }
 }
