@@ -191,26 +191,28 @@ const MATE_PROGRESS_EVERY: Duration = Duration::from_secs(1);
 /// 5 s, and 366 of 128 MB after 3 s), and the kernel zeroes each page the first time a store
 /// lands on it, which the stores, spread over the whole table, do within the first thousand
 /// nodes or so: with `USI_Hash` 4096 a `go mate 3000` on zuko001 spent 7 s zeroing its 4 GB
-/// table and answered `checkmate timeout` after 1,024 nodes (now 1.35M nodes, at 2.95 s). A
-/// table of 64 MB a second took the first of 10 s zeroing its 512 MB on this machine.
+/// table and answered `checkmate timeout` after 1,024 nodes (now 1.86M nodes, at 2.95 s, with
+/// 64 MB). A table of 64 MB a second took most of the first of 10 s zeroing its 512 MB on this
+/// machine.
 const MATE_MB_PER_SECOND: u64 = 32;
 
 /// The smallest table a timed `go mate` gets (unless `USI_Hash` is smaller).
 const MATE_MB_MIN: u64 = 64;
 
 /// The size of `go mate`'s table: `USI_Hash`, or for a time limit what the solver can use in
-/// that time ([`MATE_MB_PER_SECOND`], at least [`MATE_MB_MIN`]) when that is less. So the
-/// default 256 MB stands from 8 s up (the table rounds 320 MB down to 256), and a large
-/// `USI_Hash` is taken whole only by a long or infinite solve, beside the game search's table
-/// of the same size.
+/// that time ([`MATE_MB_PER_SECOND`], at least [`MATE_MB_MIN`]) when that is less, rounded down
+/// to a power of two as the table rounds it, so that limits that make the same table keep it.
+/// So the default 256 MB stands from 8 s up, and a large `USI_Hash` is taken whole only by a
+/// long or infinite solve, beside the game search's table of the same size.
 fn mate_table_mb(hash_mb: usize, time_ms: Option<u64>) -> usize {
-    let Some(ms) = time_ms else {
-        return hash_mb;
-    };
-    let wanted = MATE_MB_PER_SECOND
-        .saturating_mul(ms.div_ceil(1000))
-        .max(MATE_MB_MIN);
-    hash_mb.min(usize::try_from(wanted).unwrap_or(usize::MAX))
+    let wanted = time_ms.map_or(usize::MAX, |ms| {
+        let mb = MATE_MB_PER_SECOND
+            .saturating_mul(ms.div_ceil(1000))
+            .max(MATE_MB_MIN);
+        usize::try_from(mb).unwrap_or(usize::MAX)
+    });
+    let mb = hash_mb.min(wanted).max(1);
+    1 << (usize::BITS - 1 - mb.leading_zeros())
 }
 
 /// `go mate`'s `info` line: the time since the command, the nodes searched, and how full the
@@ -516,9 +518,9 @@ impl Engine {
     /// `go mate <ms|infinite>`: a df-pn solve on its own thread, answered with `checkmate`,
     /// with an `info` line every [`MATE_PROGRESS_EVERY`] and one before the answer.
     fn go_mate(&mut self, limits: Limits, time_ms: Option<u64>) {
-        // The clock starts with the command: the first `go mate` (or the first after a change
-        // of USI_Hash) makes the table first, which takes the kernel most of a second for a few
-        // hundred megabytes, and the answer is still due within the time given.
+        // The clock starts with the command: a new table (the first `go mate`, or one whose
+        // size changed) is made within the time given, and the kernel zeroes its pages as the
+        // solve first touches them.
         let start = Instant::now();
         let mb = mate_table_mb(self.options.hash_mb, time_ms);
         let solver = match &self.mate_solver {
@@ -684,14 +686,18 @@ mod tests {
         // The default 256 MB from 8 s up, less below.
         assert_eq!(mate_table_mb(256, Some(10_000)), 256);
         assert_eq!(mate_table_mb(256, Some(8_000)), 256);
-        assert_eq!(mate_table_mb(256, Some(3_000)), 96);
+        assert_eq!(mate_table_mb(256, Some(3_000)), 64);
         assert_eq!(mate_table_mb(256, Some(1)), 64);
         assert_eq!(mate_table_mb(256, Some(0)), 64);
         // A large USI_Hash only for a long solve, and whole for an infinite one.
-        assert_eq!(mate_table_mb(4096, Some(3_000)), 96);
-        assert_eq!(mate_table_mb(4096, Some(60_000)), 1920);
+        assert_eq!(mate_table_mb(4096, Some(3_000)), 64);
+        assert_eq!(mate_table_mb(4096, Some(60_000)), 1024);
         assert_eq!(mate_table_mb(4096, Some(u64::MAX)), 4096);
         assert_eq!(mate_table_mb(4096, None), 4096);
+        // Limits that make the same table ask for the same size, and a USI_Hash that is no
+        // power of two is rounded down as the table rounds it.
+        assert_eq!(mate_table_mb(4096, Some(9_000)), 256);
+        assert_eq!(mate_table_mb(1000, None), 512);
         // Never more than USI_Hash.
         assert_eq!(mate_table_mb(16, Some(10_000)), 16);
         assert_eq!(mate_table_mb(1, None), 1);
