@@ -317,6 +317,10 @@ impl Engine {
             }
             Command::IsReady => {
                 if !self.search_is_running() {
+                    // A game may follow: `go mate`'s table (up to `USI_Hash` megabytes beside the
+                    // game search's) goes, so that a game keeps to its own table's memory. The
+                    // next `go mate` makes a new one, whose pages cost only as they are touched.
+                    self.mate_solver = None;
                     self.resize_hash();
                     self.prepare_book();
                 }
@@ -680,6 +684,23 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn isready_lets_go_of_the_mate_table() {
+        let out: SharedOut = Arc::new(Mutex::new(Vec::<u8>::new()));
+        let mut engine = Engine::new(out);
+        for line in [
+            "setoption name USI_Hash value 1",
+            "position sfen p8/k8/9/S8/9/9/9/9/9 b GN 1",
+            "go mate infinite",
+        ] {
+            engine.handle(parse_command(line).unwrap());
+        }
+        engine.finish_search();
+        assert!(engine.mate_solver.is_some(), "made by go mate");
+        engine.handle(Command::IsReady);
+        assert!(engine.mate_solver.is_none(), "gone at isready");
+    }
 
     #[test]
     fn a_timed_go_mate_takes_the_table_its_time_can_use() {
