@@ -59,8 +59,18 @@ pub use notation::{japanese_line, ply_count};
 /// largest power of two that fits (at least two), so that an index is a mask of the key.
 fn power_of_two_slots(mb: usize, slot_bytes: usize) -> usize {
     let bytes = mb.max(1).saturating_mul(1 << 20);
-    let fits = (bytes / slot_bytes).max(2);
-    1usize << (usize::BITS - 1 - fits.leading_zeros())
+    floor_power_of_two((bytes / slot_bytes).max(2))
+}
+
+/// The largest power of two not above `n` (1 for 0).
+fn floor_power_of_two(n: usize) -> usize {
+    1usize << (usize::BITS - 1 - n.max(1).leading_zeros())
+}
+
+/// The megabytes the table of a solver made for `mb` ([`Solver::new`]) takes when the memory can
+/// be had: the largest power of two within `mb`, at least one.
+pub fn table_mb(mb: usize) -> usize {
+    floor_power_of_two(mb)
 }
 
 /// Stack for a thread that runs the solver: long mates recurse deep.

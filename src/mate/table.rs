@@ -225,8 +225,8 @@ impl ZeroedClusters {
     /// cluster's alignment), or `None` when the memory cannot be had.
     fn new(len: usize, align: usize) -> Option<ZeroedClusters> {
         debug_assert!(align.is_power_of_two() && align >= std::mem::align_of::<Cluster>());
+        let len = len.max(1);
         let bytes = len
-            .max(1)
             .checked_mul(std::mem::size_of::<Cluster>())?
             .checked_add(align)?;
         let layout = std::alloc::Layout::from_size_align(bytes, 16).ok()?;
@@ -241,7 +241,7 @@ impl ZeroedClusters {
             base,
             layout,
             first,
-            len: len.max(1),
+            len,
         })
     }
 }
@@ -293,7 +293,7 @@ impl MateTable {
         let bytes = mb.max(1).checked_mul(1 << 20)?;
         // The largest power of two that fits (a power-of-two size, the usual one, fits whole).
         let fits = (bytes / std::mem::size_of::<Cluster>()).max(1);
-        let len = 1usize << (usize::BITS - 1 - fits.leading_zeros());
+        let len = super::floor_power_of_two(fits);
         Some(MateTable::with_clusters(MateTable::clusters(len)?))
     }
 
@@ -590,6 +590,11 @@ mod tests {
         assert_eq!(MateTable::new(4).clusters_in_use(), (4 << 20) / cluster);
         assert_eq!(MateTable::new(6).clusters_in_use(), (4 << 20) / cluster);
         assert_eq!(MateTable::new(1).clusters_in_use(), (1 << 20) / cluster);
+        // `mate::table_mb`, which `go mate` keeps its table by, says the same sizes.
+        for mb in [1, 4, 6, 100] {
+            let bytes = MateTable::new(mb).clusters_in_use() * cluster;
+            assert_eq!(bytes, super::super::table_mb(mb) << 20, "{mb} MB");
+        }
     }
 
     #[test]

@@ -211,8 +211,7 @@ fn mate_table_mb(hash_mb: usize, time_ms: Option<u64>) -> usize {
             .max(MATE_MB_MIN);
         usize::try_from(mb).unwrap_or(usize::MAX)
     });
-    let mb = hash_mb.min(wanted).max(1);
-    1 << (usize::BITS - 1 - mb.leading_zeros())
+    crate::mate::table_mb(hash_mb.min(wanted))
 }
 
 /// `go mate`'s `info` line: the time since the command, the nodes searched, and how full the
