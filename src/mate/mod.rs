@@ -55,8 +55,9 @@ pub use dfpn::{
 };
 pub use notation::{japanese_line, ply_count};
 
-/// How many slots of `slot_bytes` a direct-mapped side table of about `mb` megabytes has: the
-/// largest power of two that fits (at least two), so that an index is a mask of the key.
+/// How many slots of `slot_bytes` a table of about `mb` megabytes has (the mate table's clusters,
+/// the side tables' slots): the largest power of two that fits (at least two), so that an index
+/// is a mask of the key.
 fn power_of_two_slots(mb: usize, slot_bytes: usize) -> usize {
     let bytes = mb.max(1).saturating_mul(1 << 20);
     floor_power_of_two((bytes / slot_bytes).max(2))

@@ -290,10 +290,8 @@ impl MateTable {
 
     /// A table of about `mb` megabytes, or `None` when the allocation fails.
     fn try_new(mb: usize) -> Option<MateTable> {
-        let bytes = mb.max(1).checked_mul(1 << 20)?;
         // The largest power of two that fits (a power-of-two size, the usual one, fits whole).
-        let fits = (bytes / std::mem::size_of::<Cluster>()).max(1);
-        let len = super::floor_power_of_two(fits);
+        let len = super::power_of_two_slots(mb, std::mem::size_of::<Cluster>());
         Some(MateTable::with_clusters(MateTable::clusters(len)?))
     }
 
